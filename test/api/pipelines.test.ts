@@ -4,7 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { call, leaksInternals, putPdf, sha256, storedBytes, jobEnded, type Reply } from '../helpers/http.js';
 import { followEvents } from '../helpers/jobs.js';
 import { makePdf, pdftotext, qpdfCheck, withTempFile } from '../helpers/pdf.js';
-import { basicAuth, startServer, type TestServer } from '../helpers/server.js';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ADMIN, basicAuth, startServer, type TestServer } from '../helpers/server.js';
 
 function assertProblem(reply: Reply, status: number, code: string): Record<string, any> {
   assert.equal(reply.status, status, reply.text);
@@ -295,6 +298,27 @@ describe('pipelines over HTTP', () => {
       assert.equal((await call(other, 'GET', '/pipelines/kept?version=1')).json().steps.length, 1);
     } finally {
       await other.stop();
+    }
+  });
+
+  test('at most 1,000 pipelines a user: one more is refused, a new version of one is not', async () => {
+    // A data folder whose state already holds 1,000 of the admin's pipelines (the file the service keeps them in).
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-test-'));
+    await mkdir(path.join(dataDir, 'state'), { recursive: true, mode: 0o700 });
+    const version = { version: 1, steps: [THREE_STEPS[2]], shared: false, created: new Date().toISOString(), createdBy: ADMIN.username };
+    const pipelines = Array.from({ length: 1000 }, (_, i) => ({ owner: ADMIN.username, name: `p${i}`, versions: [version] }));
+    await writeFile(path.join(dataDir, 'state', 'pipelines.json'), JSON.stringify({ version: 1, pipelines }), { mode: 0o600 });
+    const full = await startServer({ dataDir });
+    try {
+      assert.equal((await call(full, 'GET', '/pipelines')).json().pipelines.length, 1000);
+      const refused = assertProblem(await call(full, 'PUT', '/pipelines/one-more', { body: { steps: THREE_STEPS } }), 400, 'BAD_REQUEST');
+      assert.match(refused.detail, /at most 1000 pipelines/);
+      assertProblem(await call(full, 'GET', '/pipelines/one-more'), 404, 'PIPELINE_NOT_FOUND');
+      assert.equal((await call(full, 'PUT', '/pipelines/p7', { body: { steps: THREE_STEPS } })).status, 200, 'a new version of a kept pipeline');
+      assert.equal((await call(full, 'DELETE', '/pipelines/p0')).status, 204);
+      assert.equal((await call(full, 'PUT', '/pipelines/one-more', { body: { steps: THREE_STEPS } })).status, 201);
+    } finally {
+      await full.stop();
     }
   });
 });

@@ -136,8 +136,13 @@ export class PipelineOperations {
     if (body.shared === true && !isAdmin(ctx)) throw new ServiceError('FORBIDDEN', 'Only an admin may share a pipeline with every user (docs/pipelines.md, "Rights")');
     if (body.steps.length > MAX_STEPS) throw new ServiceError('BAD_REQUEST', `A pipeline has at most ${MAX_STEPS} steps; this one has ${body.steps.length}`);
     const steps = await this.validSteps(body.steps, ctx);
+    // Counted before the write: two instances creating at once may pass the limit by one each (docs/pipelines.md).
+    const owned = (await this.store.list()).filter((r) => r.owner === whose);
     let created = false;
     const record = await this.store.update(whose, name, (current) => {
+      if (!current && owned.length >= MAX_PIPELINES_PER_USER) {
+        throw new ServiceError('BAD_REQUEST', `A user keeps at most ${MAX_PIPELINES_PER_USER} pipelines; ${JSON.stringify(whose)} has ${owned.length}: delete one first`);
+      }
       const latest = current ? latestOf(current) : undefined;
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, latest && current ? pipelineEtag(current, latest) : undefined)) throw new ServiceError('PRECONDITION_FAILED');
       if (ifNoneMatch?.trim() === '*' && current) throw new ServiceError('PRECONDITION_FAILED', `Pipeline ${JSON.stringify(name)} exists already`);
