@@ -80,6 +80,7 @@ test('uploads: a Word file, an image, each tagged by default and with tagged=fal
     ['image', 'ua1'],
     ['imageNoAlt', 'ua1'],
     ['ocr', 'ua1'],
+    ['ocrKept', 'ua1'],
   ] as const;
   const results = verapdfVerdicts(files.map(([name, flavour]) => ({ bytes: outputs[name]!, flavour })));
   verdicts = Object.fromEntries(files.map(([name, flavour], i) => [`${name} ${flavour}`, results[i]!]));
@@ -173,8 +174,15 @@ test('OCR of an untagged scan: the text layer a P, the scan an artifact; the tex
   assert.equal(pdfinfo(outputs.ocrUntagged!).Tagged, 'no');
 });
 
-test('OCR of a document that is tagged already keeps its tree: no P added, the Figure as it was', () => {
+test('OCR of a document that is tagged already keeps its tree, the text layer a P after the page\'s Figure: PDF/UA-1 passes', () => {
   assert.equal(ocrReports['tagged/scan-image.pdf']!.tagged, 'kept');
-  assert.equal(structText(outputs.ocrKept!), structText(outputs.scanImageBefore!));
+  // The image upload's Figure (with its alt text) as it was, then the recognised text.
+  const before = structText(outputs.scanImageBefore!);
+  const after = structText(outputs.ocrKept!);
+  assert.match(before, /^Document\n\s+Figure\b/m);
+  assert.ok(after.startsWith(before.trimEnd()), `the tree before is kept:\n${before}\n---\n${after}`);
+  assert.match(after, /Figure[\s\S]*\n\s+P \(block\)\s+"[^"]*Sales rose in every region/);
   assert.match(pdftotext(outputs.ocrKept!), /Sales rose in every region/);
+  assert.deepEqual(failed(verdicts['ocrKept ua1']!), []);
+  assert.equal(verdicts['ocrKept ua1']!.compliant, true);
 });

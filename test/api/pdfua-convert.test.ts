@@ -13,13 +13,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes } from '../helpers/http.js';
-import { imagePdf, renderGray } from '../helpers/ocr-fixtures.js';
+import { imagePdf, pageStreams, renderGray } from '../helpers/ocr-fixtures.js';
 import { xmlEscape } from '../helpers/office-fixtures.js';
 import { pdfinfo, pdftotext, withTempFile } from '../helpers/pdf.js';
 import { PdfObjects } from '../helpers/pdf-writer.js';
 import { encodeRgbPng } from '../helpers/png.js';
 import { serverForSuite } from '../helpers/server.js';
-import { signedFieldPdf } from '../helpers/signing.js';
+import { makeKeyStores, pdfsig, signedFieldPdf, STORE_PASSWORD } from '../helpers/signing.js';
 import { verapdfVerdicts } from '../helpers/verapdf.js';
 
 const server = serverForSuite();
@@ -206,6 +206,78 @@ test('as a background job (the default without Prefer: wait): the job ends with 
   assertSameRenders(source, out);
 });
 
+/**
+ * A letter whose first page is drawn by one form XObject (as a page imported by pdfpages or an n-up tool is): a heading,
+ * a paragraph, a photo, a closing line and a rule; and a logo, a form drawing an image, on both pages.
+ */
+function formLetter(): Buffer {
+  const o = new PdfObjects();
+  const catalog = o.reserve();
+  const pages = o.reserve();
+  const font = o.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const image = o.stream('/Type /XObject /Subtype /Image /Width 20 /Height 20 /ColorSpace /DeviceRGB /BitsPerComponent 8', Buffer.alloc(1200, 90));
+  const logo = o.stream(`/Type /XObject /Subtype /Form /BBox [0 0 40 40] /Resources << /XObject << /Im0 ${image} 0 R >> >>`, 'q 40 0 0 40 0 0 cm /Im0 Do Q');
+  const letter = o.stream(
+    `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >>`,
+    'BT /F1 24 Tf 72 700 Td (Quarterly letter) Tj ET\nBT /F1 12 Tf 72 660 Td (Dear readers, this quarter went well.) Tj ET\n' +
+      'q 120 0 0 90 72 540 cm /Im0 Do Q\nBT /F1 12 Tf 72 500 Td (Thank you for reading.) Tj ET\n0 0 1 rg 72 480 400 2 re f',
+  );
+  const resources = `/Font << /F1 ${font} 0 R >> /XObject << /Letter ${letter} 0 R /Logo ${logo} 0 R >>`;
+  const first = o.stream('', 'q /Letter Do Q q 1 0 0 1 520 740 cm /Logo Do Q');
+  const second = o.stream('', 'BT /F1 18 Tf 72 700 Td (Second page) Tj ET BT /F1 12 Tf 72 660 Td (More text on the second page.) Tj ET q 1 0 0 1 520 740 cm /Logo Do Q');
+  const kids = [first, second].map((c) => o.add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << ${resources} >> /Contents ${c} 0 R >>`));
+  o.setPageTree(catalog, pages, kids);
+  return o.finish(`/Root ${catalog} 0 R`);
+}
+
+test('content drawn by form XObjects: a form drawn once is marked inside, one drawn on every page is one sequence at each drawing; retag re-marks both', async () => {
+  const source = formLetter();
+  assert.equal((await putPdf(server, 'ua/letter.pdf', source)).status, 201);
+  const figures = [0, 1, 2].map((index) => ({ index, alt: index === 0 ? 'Photo of the team' : 'Company logo' }));
+  const reply = await convert('ua/letter.pdf', { lang: 'en', figures });
+  assert.equal(reply.status, 200, reply.text);
+  const r = reply.json().report;
+  assert.equal(r.compliant, true, JSON.stringify(r.rules));
+  assert.deepEqual(r.elements, { Document: 1, H1: 1, H2: 1, P: 3, Figure: 3 });
+  const out = await storedBytes(server, 'ua/letter.pdf');
+  outputs.formLetter = out;
+  assert.equal(pdftotext(out), pdftotext(source));
+  assertSameRenders(source, out);
+  // Each block of the form's content is its own element (before, the whole form was one sequence of one of them).
+  assert.match(structText(out), /H1 \(block\)\s+"Quarterly letter"\s+P \(block\)\s+"Dear readers, this quarter went well."\s+Figure:[^"]*""\s+P \(block\)\s+"Thank you for reading."/);
+  // qpdf: the letter's form holds the marked content and has its parent-tree key; the page draws it bare. The logo's
+  // form is unchanged, and each page wraps its Do in a Figure sequence.
+  const [page1, page2] = pageStreams(out, true);
+  const formData = Buffer.from(page1!.xobjects['/Letter']!.data, 'base64').toString('latin1');
+  assert.match(page1!.xobjects['/Letter']!.dict, /"\/StructParents":\d+/);
+  assert.deepEqual(formData.match(/\/\w+ <<\/MCID \d+>> BDC/g), ['/H1 <</MCID 0>> BDC', '/P <</MCID 1>> BDC', '/Figure <</MCID 2>> BDC', '/P <</MCID 3>> BDC']);
+  assert.match(formData, /\/Artifact BMC\s+72 480 400 2 re f\s+EMC/);
+  const page1Content = Buffer.from(page1!.contents.join(''), 'base64').toString('latin1');
+  assert.match(page1Content, /^q \/Letter Do Q/);
+  assert.doesNotMatch(page1!.xobjects['/Logo']!.dict, /StructParents/);
+  assert.equal(Buffer.from(page1!.xobjects['/Logo']!.data, 'base64').toString('latin1'), 'q 40 0 0 40 0 0 cm /Im0 Do Q');
+  for (const page of [page1!, page2!]) assert.match(Buffer.from(page.contents.join(''), 'base64').toString('latin1'), /\/Figure <<\/MCID \d+>> BDC\s+\/Logo Do\s+EMC/);
+
+  // retag: the forms' old marked content is taken out and written anew, never nested.
+  const retagged = await convert('ua/letter.pdf', { retag: true, figures });
+  assert.equal(retagged.status, 200, retagged.text);
+  assert.equal(retagged.json().report.compliant, true, JSON.stringify(retagged.json().report.rules));
+  const again = await storedBytes(server, 'ua/letter.pdf');
+  outputs.formLetterRetagged = again;
+  const [again1] = pageStreams(again, true);
+  assert.equal(Buffer.from(again1!.xobjects['/Letter']!.data, 'base64').toString('latin1').match(/BDC/g)?.length, 4);
+  assert.equal(structText(again).split('"Quarterly letter"').length, 2);
+
+  // Merged after another tagged document, the form's parent-tree key is renumbered with the pages' (no two share one).
+  const merged = await call(server, 'POST', '/documents/ua/hours.pdf', { body: { MergeDocumentsAction: { sources: [{ filePath: 'ua/letter.pdf' }], savePath: 'ua/letter-merged.pdf' } }, headers: WAIT });
+  assert.ok(merged.status === 200 || merged.status === 201, merged.text);
+  const mergedPdf = await storedBytes(server, 'ua/letter-merged.pdf');
+  outputs.formLetterMerged = mergedPdf;
+  const keys = pageStreams(mergedPdf, true).map((page) => /"\/StructParents":(\d+)/.exec(page.xobjects['/Letter']?.dict ?? '')?.[1]).filter((k) => k !== undefined);
+  assert.equal(new Set(keys).size, 1, `the letter's form keeps one key: ${keys}`);
+  assert.match(structText(mergedPdf), /Opening hours[\s\S]*Quarterly letter[\s\S]*Thank you for reading/);
+});
+
 /** A tagged page whose tree loops: /K of Document names itself, the role map loops, one element has no /P. */
 function brokenTree(): Buffer {
   const o = new PdfObjects();
@@ -225,6 +297,24 @@ function brokenTree(): Buffer {
   o.set(catalog, `<< /Type /Catalog /Pages ${pages} 0 R /StructTreeRoot ${root} 0 R /MarkInfo << /Marked true >> >>`);
   return o.finish(`/Root ${catalog} 0 R`);
 }
+
+test('a document signed through the service: refused with 409 DOCUMENT_SIGNED, and its signature still verifies (pdfsig)', async () => {
+  const doc = 'ua/signed-for-real.pdf';
+  assert.equal((await putPdf(server, doc, report)).status, 201);
+  const field = `/documents/${doc}/fields/signature-fields/approval`;
+  const made = await call(server, 'PUT', field, { body: { widget: [{ pageIndex: 0, rectangle: { x: 100, y: 100, width: 200, height: 50 } }] } });
+  assert.equal(made.status, 201, made.text);
+  const form = new FormData();
+  form.set('signature', new Blob([JSON.stringify({ keystorePassword: STORE_PASSWORD })], { type: 'application/json' }));
+  form.set('file', new Blob([new Uint8Array(makeKeyStores().aes)], { type: 'application/x-pkcs12' }), 'key.p12');
+  const signed = await call(server, 'POST', `${field}/signature`, { body: form });
+  assert.equal(signed.status, 200, signed.text);
+  const valid = (pdf: Buffer) => pdfsig(pdf).filter((s) => s.validation !== undefined).map((s) => s.validation);
+  assert.deepEqual(valid(await storedBytes(server, doc)), ['Signature is Valid.']);
+  const refused = await expectUnchanged(server, doc, () => convert(doc, { lang: 'en' }), 409, 'DOCUMENT_SIGNED');
+  assert.match(refused.json().detail, /signature/i);
+  assert.deepEqual(valid(await storedBytes(server, doc)), ['Signature is Valid.']);
+});
 
 test('bad input: encrypted without the password, signed, no text, a figure that is not there: refused, nothing changed; a looping tree is replaced with retag', async () => {
   const encrypted = withTempFile(report, (file) => execFileSync('qpdf', ['--encrypt', 'user-pw', 'owner-pw', '256', '--', file, '-']));
@@ -260,6 +350,9 @@ test("veraPDF's own verdicts on the stored outputs agree with the action's repor
   assert.equal(byName.report?.compliant, true, JSON.stringify(byName.report?.rules));
   assert.equal(byName.retagged?.compliant, true, JSON.stringify(byName.retagged?.rules));
   assert.equal(byName.hours?.compliant, true, JSON.stringify(byName.hours?.rules));
+  assert.equal(byName.formLetter?.compliant, true, JSON.stringify(byName.formLetter?.rules));
+  assert.equal(byName.formLetterRetagged?.compliant, true, JSON.stringify(byName.formLetterRetagged?.rules));
+  assert.equal(byName.formLetterMerged?.compliant, true, JSON.stringify(byName.formLetterMerged?.rules));
   // Without alt text only the figure's description is missing, and the missing identification it no longer claims.
   assert.deepEqual(new Set(byName.noAlt?.rules.map((r) => `${r.clause}-${r.testNumber}`)), new Set(['7.3-1', '5-1']));
 });

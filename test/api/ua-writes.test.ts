@@ -107,6 +107,13 @@ describe('writes keep a tagged document\'s structure (PDF/UA-1)', { skip: exists
     const applied = await call(server, 'POST', '/documents/keep/redact.pdf', { body: { ApplyRedactionsAction: {} } });
     assert.equal(applied.status, 200, applied.text);
     results.set('redact', { reply: applied, pdf: await get('keep/redact.pdf') });
+    // With overlay text painted over the box: set in an embedded font, an artifact.
+    assert.equal((await putPdf(server, 'keep/redact-overlay.pdf', source)).status, 201);
+    const overlaid = await call(server, 'POST', '/documents/keep/redact-overlay.pdf/annotations/redaction', { body: { searchText: 'SECRETWORD', overlayText: 'REMOVED' } });
+    assert.equal(overlaid.status, 200, overlaid.text);
+    const appliedOverlay = await call(server, 'POST', '/documents/keep/redact-overlay.pdf', { body: { ApplyRedactionsAction: {} } });
+    assert.equal(appliedOverlay.status, 200, appliedOverlay.text);
+    results.set('redact-overlay', { reply: appliedOverlay, pdf: await get('keep/redact-overlay.pdf') });
 
     const names = [...results.keys()];
     verapdfVerdicts(names.map((n) => ({ bytes: results.get(n)!.pdf, flavour: 'ua1' }))).forEach((v, i) => verdicts.set(names[i]!, v));
@@ -229,6 +236,20 @@ describe('writes keep a tagged document\'s structure (PDF/UA-1)', { skip: exists
     assert.ok(tree.texts.every((t) => !/SECRETWORD/.test(t)), `still in the structure: ${tree.texts}`);
     assert.ok(tree.texts.includes('Badge showing '), `the figure keeps the rest of its alternate text: ${tree.texts}`);
     assert.match(qdf(pdf), /\/Artifact BMC\nq /);
+  });
+
+  test('ApplyRedactionsAction with overlay text: the text is an artifact in an embedded font, outside the structure; the document still passes', () => {
+    const { pdf } = results.get('redact-overlay')!;
+    assertStillPasses('redact-overlay');
+    assertWholeTree(pdf);
+    assert.match(pdftotext(pdf), /REMOVED/);
+    assert.doesNotMatch(pdftotext(pdf), /SECRETWORD/);
+    assert.doesNotMatch(structText(pdf), /REMOVED|SECRETWORD/);
+    const fonts = withTempFile(pdf, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }));
+    const overlayFont = fonts.split('\n').find((line) => /NimbusSans|Helvetica/.test(line));
+    assert.ok(overlayFont, fonts);
+    assert.match(overlayFont!, /\byes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+\s*$/, `the overlay's font is embedded:\n${fonts}`);
+    assert.match(qdf(pdf), /\/Artifact BMC\nq [\s\S]*?REMOVED/);
   });
 
   test('broken structure trees (a cycle in /K, an element without /P, a role map that loops): writes answer, do not loop, keep the pages', async () => {

@@ -9,7 +9,7 @@ import { EngineError } from '../errors.js';
 import { parsePageRange } from '../pages/range.js';
 import { layerContent } from './lines.js';
 import { addStructureTree } from '../pdfua/build.js';
-import { isTagged } from '../pdfua/keep.js';
+import { addPageElement, isTagged } from '../pdfua/keep.js';
 import type { OcrLine, QuarterTurn } from './model.js';
 
 /**
@@ -127,7 +127,10 @@ export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefi
       const had = !xobjects.get(OCR_LAYER).isNull();
       xobjects.put(OCR_LAYER, form);
       // A replaced layer keeps the drawing that shows it.
-      if (!had) overlay.attach(pageObj, overlay.drawing(tagging === 'added' ? `EMC\n/P <</MCID 0>> BDC\n/${OCR_LAYER} Do\nEMC` : `/${OCR_LAYER} Do`));
+      // A document's own tree gets a P for the layer after the page's elements (PDF/UA-1 7.1: all content tagged).
+      const keptMcid = !had && tagging === 'kept' ? addPageElement(doc, layer.pageIndex, 'P') : undefined;
+      const drawing = tagging === 'added' ? `EMC\n/P <</MCID 0>> BDC\n/${OCR_LAYER} Do\nEMC` : keptMcid !== undefined ? `/P <</MCID ${keptMcid}>> BDC\n/${OCR_LAYER} Do\nEMC` : `/${OCR_LAYER} Do`;
+      if (!had) overlay.attach(pageObj, overlay.drawing(drawing));
       // A layer replaced (force) on a page of an untagged document kept the drawing of its untagged first run: no P there.
       if (!had) marked.push(layer.pageIndex);
       if (layer.rotate) {

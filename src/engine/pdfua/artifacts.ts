@@ -13,19 +13,22 @@ const PAINTING = new Set(['Tj', 'TJ', "'", '"', 'Do', 'sh', 'f', 'F', 'f*', 'S',
 
 /**
  * The content stream with every painting operation outside marked content enclosed in `/Artifact BMC ... EMC` (a
- * path from its first construction operator), and how many were; `bytes` undefined when there were none.
+ * path from its first construction operator), and how many were; `bytes` undefined when there were none. A `Do` of
+ * a form that `tagged(name)` says holds tagged content of its own (its stream's MCIDs, /StructParents) is left bare:
+ * an artifact around it would hold tagged content (veraPDF 7.1-2), and its content is marked where it is drawn.
  */
-export function markUntaggedAsArtifacts(content: Uint8Array): { bytes?: Uint8Array; wrapped: number } {
+export function markUntaggedAsArtifacts(content: Uint8Array, tagged?: (xobjectName: string) => boolean): { bytes?: Uint8Array; wrapped: number } {
   const latin1 = (a: number, b: number) => Buffer.from(content.buffer, content.byteOffset + a, b - a).toString('latin1');
   const out: string[] = [];
   let copiedTo = 0;
   let wrapped = 0;
   let marked = 0; // marked-content nesting
-  for (const { op, begin, end } of contentOperations(content)) {
+  for (const { op, begin, end, args } of contentOperations(content)) {
     if (op === 'BDC' || op === 'BMC') marked++;
     else if (op === 'EMC') marked = Math.max(0, marked - 1);
     // `n` ends a path that only clips: nothing painted.
     if (marked > 0 || !(PAINTING.has(op) || op === 'BI')) continue;
+    if (op === 'Do' && typeof args[0] === 'string' && tagged?.(args[0])) continue;
     out.push(latin1(copiedTo, begin), '/Artifact BMC\n', latin1(begin, end), '\nEMC');
     copiedTo = end;
     wrapped++;

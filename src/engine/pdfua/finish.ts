@@ -153,7 +153,9 @@ function markArtifacts(doc: mupdf.PDFDocument, report: TaggedPdfReport): void {
     // Marked content may span the streams of an array: they are read as the one stream they make.
     const parts = streams.map((s) => s.readStream().asUint8Array());
     const joined = parts.length === 1 ? parts[0]! : Buffer.concat(parts.flatMap((p) => [p, Buffer.from('\n')]));
-    const { bytes, wrapped } = markUntaggedAsArtifacts(joined);
+    const xobjects = deref(deref(pageObj.getInheritable('Resources')).get('XObject'));
+    const tagged = (key: string) => xobjects.isDictionary() && xobjects.get(key).isStream() && !xobjects.get(key).get('StructParents').isNull();
+    const { bytes, wrapped } = markUntaggedAsArtifacts(joined, tagged);
     if (!bytes) continue;
     streams[0]!.writeStream(bytes);
     if (streams.length > 1) pageObj.put('Contents', streams[0]!);

@@ -12,6 +12,8 @@ import { elements, kidsOf, roleOf } from './structure.js';
 
 /** Most parent-tree nodes visited (a number tree of a 10,000-page document has a few hundred). */
 const MAX_TREE_NODES = 100_000;
+/** Most levels of forms drawing forms followed for their parent-tree keys (a hostile file's nesting ends there). */
+const MAX_FORM_DEPTH = 16;
 
 const catalogOf = (doc: mupdf.PDFDocument) => deref(doc.getTrailer().get('Root'));
 
@@ -262,10 +264,23 @@ export function graftStructure(doc: mupdf.PDFDocument, source: mupdf.PDFDocument
     nums.push(map.graftObject(value));
     next++;
   };
+  // A form marked in its own stream (PDFUAConvertAction marks a form drawn once so) has a key too: each form once.
+  const forms = new Set<number>();
+  const renumberForms = (resources: mupdf.PDFObject, depth: number) => {
+    const xobjects = deref(deref(resources).get('XObject'));
+    if (!xobjects.isDictionary() || depth > MAX_FORM_DEPTH) return;
+    xobjects.forEach((ref) => {
+      if (!ref.isIndirect() || !ref.isStream() || forms.has(ref.asIndirect()) || name(ref.get('Subtype')) !== 'Form') return;
+      forms.add(ref.asIndirect());
+      renumber(ref, 'StructParents');
+      renumberForms(ref.get('Resources'), depth + 1);
+    });
+  };
   for (const copy of copies) {
     renumber(copy, 'StructParents');
     const annots = deref(copy.get('Annots'));
     if (annots.isArray()) annots.forEach((a) => deref(a).isDictionary() && renumber(deref(a), 'StructParent'));
+    renumberForms(copy.getInheritable('Resources'), 0);
   }
   root.put('ParentTreeNextKey', doc.newInteger(next));
   if (nums.length === 0) return;
@@ -354,4 +369,58 @@ export function visitStructureTexts(doc: mupdf.PDFDocument, visit: (detail: stri
       if (value.isString()) visit(`${type} /${key}`, value.asString(), (v) => element.put(key, doc.newString(v)));
     }
   }
+}
+
+/**
+ * A new element of `type` (a standard type) for one marked-content sequence the caller draws on page `pageIndex` of a
+ * tagged document: placed under the tree's one top-level element (a Document), else under the root, before the first
+ * element whose content starts on a later page (the structure's order follows the pages), and entered in the parent
+ * tree at the next MCID of the page's entry (a new entry, and /StructParents, when the page has none). Answers that
+ * MCID, or undefined when the parent tree is one the service does not extend (a page entry that is not an array, a
+ * number tree with intermediate nodes and no entry for the page); the caller then draws its content unmarked.
+ */
+export function addPageElement(doc: mupdf.PDFDocument, pageIndex: number, type: string): number | undefined {
+  const root = structTreeRoot(doc);
+  if (!root) return undefined;
+  const page = doc.findPage(pageIndex);
+  let tree = deref(root.get('ParentTree'));
+  if (!tree.isDictionary()) {
+    tree = doc.addObject(doc.newDictionary());
+    tree.put('Nums', doc.newArray());
+    root.put('ParentTree', tree);
+  }
+  const own = deref(page.get('StructParents'));
+  let entry: mupdf.PDFObject;
+  if (own.isNumber()) {
+    const value = parentTreeEntries(root).get(own.asNumber());
+    if (!value || !deref(value).isArray()) return undefined;
+    entry = deref(value);
+  } else {
+    const nums = deref(tree.get('Nums'));
+    if (!nums.isArray() || !deref(tree.get('Kids')).isNull()) return undefined;
+    const key = nextParentKey(root);
+    entry = doc.newArray();
+    // The largest key so far: appended, /Nums stays sorted.
+    nums.push(doc.newInteger(key));
+    nums.push(entry);
+    entry = deref(nums.get(nums.length - 1));
+    page.put('StructParents', doc.newInteger(key));
+    root.put('ParentTreeNextKey', doc.newInteger(key + 1));
+  }
+  const top = kidsOf(root);
+  const only = top.length === 1 ? deref(top[0]!) : undefined;
+  // The root as its reference: a resolved dictionary put as /P would be copied into the element.
+  const parent = only?.isDictionary() ? top[0]! : catalogOf(doc).get('StructTreeRoot');
+  const element = doc.addObject(doc.newDictionary());
+  element.put('Type', doc.newName('StructElem'));
+  element.put('S', doc.newName(type));
+  element.put('P', parent);
+  element.put('Pg', page);
+  const mcid = entry.length;
+  element.put('K', doc.newInteger(mcid));
+  entry.push(element);
+  const kids = kidsOf(deref(parent));
+  kids.splice(insertionIndex(doc, kids, pageIndex + 1), 0, element);
+  setKids(doc, deref(parent), kids);
+  return mcid;
 }

@@ -14,12 +14,10 @@ import { contentOperations } from '../syntax/content-tokens.js';
  * never spans BT/ET, q/Q or another marked-content operator, so it nests properly in whatever the stream holds.
  */
 
-type Matrix = [number, number, number, number, number, number];
-
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 /** m × n (PDF's row-vector convention: a point is transformed by m first). */
-function mul(m: Matrix, n: Matrix): Matrix {
+export function mul(m: Matrix, n: Matrix): Matrix {
   return [m[0] * n[0] + m[1] * n[2], m[0] * n[1] + m[1] * n[3], m[2] * n[0] + m[3] * n[2], m[2] * n[1] + m[3] * n[3], m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5]];
 }
 
@@ -42,8 +40,19 @@ export type Painting =
   | { kind: 'form'; box: [number, number, number, number] }
   | { kind: 'graphics' };
 
-/** An XObject the stream draws (Do), from the page's resources. */
-export type XObjectInfo = { kind: 'image' } | { kind: 'form'; bbox: readonly number[]; matrix: readonly number[] };
+/**
+ * An XObject the stream draws (Do), from the page's resources. A form is `form` when its drawing is placed as a whole
+ * (one sequence around the Do), `own` when its own stream is marked instead (the caller's `ownForm`, see tag.ts).
+ */
+export type XObjectInfo = { kind: 'image' } | { kind: 'form' | 'own'; bbox: readonly number[]; matrix: readonly number[] };
+
+/** A 2D transformation, as PDF writes it (a b c d e f). */
+export type Matrix = [number, number, number, number, number, number];
+
+/** A form's matrix, or the identity when it has none or a malformed one. */
+export function formMatrix(matrix: readonly number[]): Matrix {
+  return matrix.length === 6 ? (matrix as unknown as Matrix) : [...IDENTITY];
+}
 
 export interface MarkingResult<T> {
   bytes: Uint8Array;
@@ -62,11 +71,23 @@ const BOUNDARY = new Set(['BT', 'ET', 'q', 'Q', 'BMC', 'BDC', 'EMC']);
  * The stream marked (see above). `tagOf(target)` names the marked-content tag of a target (P, H1, Figure...);
  * `targetOf` answers a target, or undefined for an artifact. `strip`: take out the marked content already in the
  * stream first (a retag: the old MCIDs belong to the tree being replaced), all but optional content (/OC), which
- * decides what is drawn. Without it, content inside an existing /Artifact sequence stays as it is.
+ * decides what is drawn. Without it, content inside an existing /Artifact sequence stays as it is. `mark: false` only
+ * strips (a form whose old marked content goes and that gets none of its own). `ctm`: the transformation the stream is
+ * drawn with (a form's: its matrix times the CTM at its Do), the identity for a page. `ownForm`: called at the Do of
+ * an `own` form, outside any sequence of ours, with the CTM there and the number of MCIDs written before it, so that
+ * the caller marks the form's stream and keeps the reading order; nothing is written around that Do.
  */
 export function markContent<T>(
   content: Uint8Array,
-  options: { targetOf: (p: Painting) => T | undefined; tagOf: (t: T) => string; xobject: (name: string) => XObjectInfo | undefined; strip: boolean },
+  options: {
+    targetOf: (p: Painting) => T | undefined;
+    tagOf: (t: T) => string;
+    xobject: (name: string) => XObjectInfo | undefined;
+    strip: boolean;
+    mark?: boolean;
+    ctm?: Matrix;
+    ownForm?: (name: string, ctm: Matrix, mcidsBefore: number) => void;
+  },
 ): MarkingResult<T> {
   const latin1 = (a: number, b: number) => Buffer.from(content.buffer, content.byteOffset + a, b - a).toString('latin1');
   const out: string[] = [];
@@ -100,7 +121,7 @@ export function markContent<T>(
   };
 
   // Graphics and text state, as far as positions need them.
-  let ctm: Matrix = [...IDENTITY];
+  let ctm: Matrix = options.ctm ? [...options.ctm] : [...IDENTITY];
   const stack: Matrix[] = [];
   let tm: Matrix = [...IDENTITY];
   let tlm: Matrix = [...IDENTITY];
@@ -190,13 +211,17 @@ export function markContent<T>(
     } else if (op === 'Do') {
       const info = typeof args[0] === 'string' ? options.xobject(args[0]) : undefined;
       if (info?.kind === 'image') painting = { kind: 'image', box: boxOf(ctm, [0, 0, 1, 1]) };
-      else if (info?.kind === 'form') {
-        const m = info.matrix.length === 6 ? (info.matrix as unknown as Matrix) : IDENTITY;
-        painting = { kind: 'form', box: boxOf(mul(m, ctm), info.bbox.length === 4 ? info.bbox : [0, 0, 0, 0]) };
+      else if (info?.kind === 'own' && options.mark !== false) {
+        if (inArtifact()) continue;
+        close(start);
+        options.ownForm?.(args[0] as string, mul(formMatrix(info.matrix), ctm), mcids.length);
+        continue;
+      } else if (info?.kind === 'form' || info?.kind === 'own') {
+        painting = { kind: 'form', box: boxOf(mul(formMatrix(info.matrix), ctm), info.bbox.length === 4 ? info.bbox : [0, 0, 0, 0]) };
       } else painting = { kind: 'graphics' };
     } else if (GRAPHICS.has(op)) painting = { kind: 'graphics' };
     // `n` ends a path that only clips; other operators paint nothing.
-    if (!painting || inArtifact()) continue;
+    if (!painting || inArtifact() || options.mark === false) continue;
     const target = options.targetOf(painting) ?? null;
     if (open && open.target === target) continue;
     begin(paintStart, target);

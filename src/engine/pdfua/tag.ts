@@ -12,7 +12,8 @@ import type { Rectangle } from '../syntax/geometry.js';
 import type { TaskContext } from '../task-context.js';
 import { finishTagged } from './finish.js';
 import { isTagged } from './keep.js';
-import { markContent, type Painting, type XObjectInfo } from './marking.js';
+import { contentOperations } from '../syntax/content-tokens.js';
+import { markContent, type Matrix, type Painting, type XObjectInfo } from './marking.js';
 
 /**
  * The `tagForPdfua` task (PDFUAConvertAction; docs/accessibility.md, "Tagging an untagged document"): an untagged
@@ -72,7 +73,8 @@ interface Node {
   home?: Node;
   placed?: boolean;
 }
-type Kid = Node | { mcid: number; pageIndex: number } | { annot: mupdf.PDFObject; pageIndex: number };
+/** Marked content: on its page's stream, or (`stm`) in a form XObject's stream drawn on that page. */
+type Kid = Node | { mcid: number; pageIndex: number; stm?: mupdf.PDFObject } | { annot: mupdf.PDFObject; pageIndex: number };
 
 interface TextTarget {
   rect: Rectangle;
@@ -132,8 +134,70 @@ function embedFonts(doc: mupdf.PDFDocument): number {
   return embedded;
 }
 
+/** Most form XObjects followed from the pages (nested forms of a hostile file end there). */
+const MAX_FORMS = 10_000;
+
+/** A form XObject the pages' content draws: how many times a page's own stream draws it, and whether a form does. */
+interface FormUse {
+  ref: mupdf.PDFObject;
+  drawn: number;
+  nested: boolean;
+}
+
+/**
+ * The form XObjects drawn from the pages' content, directly or through other forms (not annotation appearances, whose
+ * marked content, such as a text field's /Tx, is the field's own), by object number.
+ */
+function formUses(doc: mupdf.PDFDocument): Map<number, FormUse> {
+  const uses = new Map<number, FormUse>();
+  const queue: mupdf.PDFObject[] = [];
+  const scan = (streams: mupdf.PDFObject[], resources: mupdf.PDFObject, fromPage: boolean) => {
+    const xobjects = resources.isDictionary() ? deref(resources.get('XObject')) : resources;
+    if (!xobjects.isDictionary()) return;
+    for (const stream of streams) {
+      if (!stream.isStream()) continue;
+      for (const { op, args } of contentOperations(stream.readStream().asUint8Array())) {
+        if (op !== 'Do' || typeof args[0] !== 'string') continue;
+        const ref = xobjects.get(args[0]);
+        if (!ref.isIndirect() || !ref.isStream() || name(ref.get('Subtype')) !== 'Form') continue;
+        let use = uses.get(ref.asIndirect());
+        if (!use) {
+          if (uses.size >= MAX_FORMS) continue;
+          use = { ref, drawn: 0, nested: false };
+          uses.set(ref.asIndirect(), use);
+          queue.push(ref);
+        }
+        if (fromPage) use.drawn++;
+        else use.nested = true;
+      }
+    }
+  };
+  for (let i = 0; i < doc.countPages(); i++) {
+    const page = doc.findPage(i);
+    scan(pageContents(page), deref(page.getInheritable('Resources')), true);
+  }
+  for (let next = queue.shift(); next; next = queue.shift()) scan([next], deref(next.get('Resources')), false);
+  return uses;
+}
+
+/**
+ * Whether a form's own stream is marked (MCIDs in it, /StructParents on it, the elements naming it with /Stm) rather
+ * than its drawing placed as a whole: when one page draws it once and no other form draws it (ISO 32000-1 14.7.4.3:
+ * a form's marked content belongs to one parent-tree entry, so to one drawing). A form drawn again (a logo on every
+ * page) is one sequence around each Do, that drawing's element or an artifact (14.7.4.6 and 14.7.6).
+ */
+const ownMarked = (use: FormUse | undefined): boolean => use !== undefined && use.drawn === 1 && !use.nested;
+
 /** A retag: the old tree, the pages' and annotations' keys into its parent tree go (the streams' marked content is stripped as they are marked). */
-function dropStructure(doc: mupdf.PDFDocument): void {
+function dropStructure(doc: mupdf.PDFDocument, forms: Map<number, FormUse>): void {
+  // The forms' old marked content and keys go too: their MCIDs belong to the tree being replaced.
+  for (const { ref } of forms.values()) {
+    ref.delete('StructParents');
+    ref.delete('StructParent');
+    const bytes = ref.readStream().asUint8Array();
+    const stripped = markContent(bytes, { targetOf: () => undefined, tagOf: () => '', xobject: () => undefined, strip: true, mark: false });
+    if (!Buffer.from(stripped.bytes).equals(Buffer.from(bytes))) ref.writeStream(stripped.bytes);
+  }
   const catalog = deref(doc.getTrailer().get('Root'));
   catalog.delete('StructTreeRoot');
   for (let i = 0; i < doc.countPages(); i++) {
@@ -144,17 +208,18 @@ function dropStructure(doc: mupdf.PDFDocument): void {
   }
 }
 
-/** The page's XObjects by resource name, as markContent asks for them. */
-function xobjectLookup(page: mupdf.PDFObject): (key: string) => XObjectInfo | undefined {
-  const xobjects = deref(deref(page.getInheritable('Resources')).get('XObject'));
+/** The XObjects of `resources` by name, as markContent asks for them; `forms` says which forms are marked inside. */
+function xobjectLookup(resources: mupdf.PDFObject, forms?: Map<number, FormUse>): (key: string) => XObjectInfo | undefined {
+  const xobjects = resources.isDictionary() ? deref(resources.get('XObject')) : resources;
   return (key) => {
     if (!xobjects.isDictionary()) return undefined;
     const x = xobjects.get(key);
     if (!x.isStream()) return undefined;
     const subtype = name(x.get('Subtype'));
     if (subtype === 'Image') return { kind: 'image' };
-    if (subtype === 'Form') return { kind: 'form', bbox: numbers(x.get('BBox')) ?? [], matrix: numbers(x.get('Matrix')) ?? [] };
-    return undefined;
+    if (subtype !== 'Form') return undefined;
+    const own = forms !== undefined && x.isIndirect() && ownMarked(forms.get(x.asIndirect()));
+    return { kind: own ? 'own' : 'form', bbox: numbers(x.get('BBox')) ?? [], matrix: numbers(x.get('Matrix')) ?? [] };
   };
 }
 
@@ -180,9 +245,10 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
     const cellsOf = new Map<ExportBlock, Rectangle[][]>();
     for (const page of raw) for (const item of page.items) if (item.kind === 'table') cellsOf.set(item.block, item.cells);
     const model = classify(raw, pageCount);
+    const forms = formUses(doc);
     if (retag) {
       report.tagged = 'replaced';
-      dropStructure(doc);
+      dropStructure(doc, forms);
     }
 
     const document = node('Document');
@@ -190,9 +256,12 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
     let lastLevel = 0;
     let firstHeading: string | undefined;
     const annotKids: { key: number; annot: mupdf.PDFObject; node: Node }[] = [];
+    // The parent-tree entries of the forms marked inside: the elements by MCID of each form's stream.
+    const formKids: { key: number; nodes: Node[] }[] = [];
     const written = new Map<Node, mupdf.PDFObject>();
     const byPage = new Map<number, Node[]>();
-    let annotKey = pageCount;
+    // Parent-tree keys after the pages' (which are their indices): annotations and forms marked inside, in order.
+    let nextKey = pageCount;
 
     for (const page of model.pages) {
       const texts: TextTarget[] = [];
@@ -297,18 +366,50 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
         // Marked content may not span two streams of an array: they are read, and written back, as the one they make.
         const parts = streams.map((s) => s.readStream().asUint8Array());
         const joined = parts.length === 1 ? parts[0]! : Buffer.concat(parts.flatMap((p) => [p, Buffer.from('\n')]));
-        const marked = markContent(joined, { targetOf, tagOf: (n) => n.type, xobject: xobjectLookup(pageObj), strip: retag });
+        const pageResources = deref(pageObj.getInheritable('Resources'));
+        const pageXObjects = xobjectLookup(pageResources, forms);
+        // A form drawn once is marked in its own stream, placed in page space by the CTM at its Do (ownMarked).
+        const formsMarked: { before: number; ref: mupdf.PDFObject; mcids: Node[] }[] = [];
+        const ownForm = (key: string, ctm: Matrix, before: number) => {
+          const ref = deref(pageResources.get('XObject')).get(key);
+          const own = deref(ref.get('Resources'));
+          const inner = markContent(ref.readStream().asUint8Array(), { targetOf, tagOf: (n: Node) => n.type, xobject: xobjectLookup(own.isDictionary() ? own : pageResources), strip: retag, ctm });
+          ref.writeStream(inner.bytes);
+          report.artifacts += inner.artifacts;
+          formsMarked.push({ before, ref, mcids: inner.mcids });
+        };
+        const marked = markContent(joined, { targetOf, tagOf: (n) => n.type, xobject: pageXObjects, strip: retag, ownForm });
         streams[0]!.writeStream(marked.bytes);
         if (streams.length > 1) pageObj.put('Contents', streams[0]!);
         report.artifacts += marked.artifacts;
-        marked.mcids.forEach((target, mcid) => {
+        const place = (target: Node) => {
           if (target.home && !target.placed) {
             target.home.kids.push(target);
             target.placed = true;
           }
+        };
+        // The forms' content in the elements in drawing order: before the page's MCID that followed their Do.
+        let nextForm = 0;
+        const formsUpTo = (mcid: number) => {
+          for (; nextForm < formsMarked.length && formsMarked[nextForm]!.before <= mcid; nextForm++) {
+            const { ref, mcids } = formsMarked[nextForm]!;
+            if (mcids.length === 0) continue;
+            const key = nextKey++;
+            ref.put('StructParents', doc.newInteger(key));
+            mcids.forEach((target, mcid) => {
+              place(target);
+              target.kids.push({ mcid, pageIndex: page.pageIndex, stm: ref });
+            });
+            formKids.push({ key, nodes: mcids });
+          }
+        };
+        marked.mcids.forEach((target, mcid) => {
+          formsUpTo(mcid);
+          place(target);
           target.kids.push({ mcid, pageIndex: page.pageIndex });
           mcidNodes.push(target);
         });
+        formsUpTo(Infinity);
       }
       byPage.set(page.pageIndex, mcidNodes);
       // Annotations: a Link in its block (after its text), a link without text and other annotations after the page's content.
@@ -318,7 +419,7 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
           (other.node.home ?? document).kids.push(other.node);
           other.node.placed = true;
         }
-        annotKids.push({ key: annotKey++, annot: other.annot, node: other.node });
+        annotKids.push({ key: nextKey++, annot: other.annot, node: other.node });
       }
       if (others.length) pageObj.put('Tabs', doc.newName('S'));
     }
@@ -370,11 +471,12 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
       for (const kid of n.kids) {
         if (isNode(kid)) kids.push(write(kid, element));
         else if ('mcid' in kid) {
-          if (kid.pageIndex === pageOf) kids.push(doc.newInteger(kid.mcid));
+          if (kid.pageIndex === pageOf && !kid.stm) kids.push(doc.newInteger(kid.mcid));
           else {
             const mcr = doc.newDictionary();
             mcr.put('Type', doc.newName('MCR'));
             mcr.put('Pg', doc.findPage(kid.pageIndex));
+            if (kid.stm) mcr.put('Stm', kid.stm);
             mcr.put('MCID', doc.newInteger(kid.mcid));
             kids.push(mcr);
           }
@@ -402,17 +504,38 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
       for (const n of nodes) arr.push(written.get(n) ?? doc.newNull());
       nums.push(arr);
     }
+    // Annotations' and forms' keys, in key order (a number tree's /Nums is sorted).
+    const entries: { key: number; value: () => mupdf.PDFObject | undefined }[] = [];
     for (const { key, annot, node: n } of annotKids) {
-      const element = written.get(n);
-      if (!element) continue;
-      deref(annot).put('StructParent', doc.newInteger(key));
+      entries.push({
+        key,
+        value: () => {
+          const element = written.get(n);
+          if (element) deref(annot).put('StructParent', doc.newInteger(key));
+          return element;
+        },
+      });
+    }
+    for (const { key, nodes } of formKids) {
+      entries.push({
+        key,
+        value: () => {
+          const arr = doc.newArray();
+          for (const n of nodes) arr.push(written.get(n) ?? doc.newNull());
+          return arr;
+        },
+      });
+    }
+    for (const { key, value } of entries.sort((a, b) => a.key - b.key)) {
+      const v = value();
+      if (!v) continue;
       nums.push(doc.newInteger(key));
-      nums.push(element);
+      nums.push(v);
     }
     const tree = doc.newDictionary();
     tree.put('Nums', nums);
     root.put('ParentTree', doc.addObject(tree));
-    root.put('ParentTreeNextKey', doc.newInteger(annotKey));
+    root.put('ParentTreeNextKey', doc.newInteger(nextKey));
     deref(doc.getTrailer().get('Root')).put('StructTreeRoot', root);
 
     report.fontsEmbedded = embedFonts(doc);

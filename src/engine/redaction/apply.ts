@@ -15,6 +15,8 @@ import { refuseIfSigned, saveFull } from '../core/save.js';
 import { findElsewhere, scrubElsewhere, scrubStructure, type ElsewhereHit } from './elsewhere.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { boxOf, BoxIndex, paintOverlays, splitByBoxes } from './boxes.js';
+import { StandardFontEmbedder } from '../pdfa/fonts.js';
+import { isTagged } from '../pdfua/keep.js';
 
 export interface ApplyRedactionsRequest {
   pageIndex?: number | undefined;
@@ -240,7 +242,9 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
       onPage.push(e);
       entriesByPage.set(e.pageIndex, onPage);
     }
-    // One Helvetica dictionary for every page's overlay text, made when first needed.
+    // One Helvetica dictionary for every page's overlay text, made when first needed. In a tagged document it gets
+    // the embedded metric-compatible program PDFUAConvertAction gives such fonts (PDF/UA-1 7.21.4.1: every font
+    // embedded), so that a document that passed PDF/UA-1 still does with overlay text.
     let font: mupdf.PDFObject | undefined;
     const overlayFont = () => {
       if (!font) {
@@ -250,6 +254,7 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
         dict.put('BaseFont', doc.newName('Helvetica'));
         dict.put('Encoding', doc.newName('WinAnsiEncoding'));
         font = doc.addObject(dict);
+        if (isTagged(doc)) new StandardFontEmbedder(doc).embed(deref(font));
       }
       return font;
     };
