@@ -114,7 +114,7 @@ function workerOnly(folder) {
 }
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', '.venv-ci/**', '.schemathesis/**', '.venv-clients/**', 'clients/*/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', '.venv-ci/**', '.schemathesis/**', '.venv-clients/**', 'clients/*/dist/**', 'console/node_modules/**', 'console/dist/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -167,6 +167,25 @@ if [ ! -f node_modules/.setup-lock-hash ] || [ "$(cat node_modules/.setup-lock-h
   did=1
 fi
 
+# The web console (console/, docs/console.md): its own npm packages (Preact, openapi-fetch; Vite and TypeScript to build)
+# in console/node_modules, from its own lock file, so none of them is a dependency of the service; then its build in
+# console/dist, which the service serves at /pdfservice/v1/console. Both for the runtime profile too: the service serves
+# the build. Reinstalled when console/package-lock.json or Node.js changed; rebuilt when a source of the console or the
+# generated API types it is typed with (clients/typescript/src/generated/api.ts) is newer than the build.
+console_lock_hash=$( (cat console/package-lock.json; node --version) | sha256sum | cut -d' ' -f1)
+if [ ! -f console/node_modules/.setup-lock-hash ] || [ "$(cat console/node_modules/.setup-lock-hash)" != "$console_lock_hash" ]; then
+  echo "setup: the console's npm dependencies (npm ci in console/)"
+  (cd console && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$console_lock_hash" > console/node_modules/.setup-lock-hash
+  did=1
+fi
+console_stamp=console/dist/index.html
+if [ ! -f "$console_stamp" ] || [ -n "$(find console/src console/index.html console/vite.config.ts console/tsconfig.json console/package-lock.json clients/typescript/src/generated/api.ts -newer "$console_stamp" -print -quit 2>/dev/null)" ]; then
+  echo "setup: building the console (console/: tsc, then vite build -> console/dist)"
+  (cd console && npm run --silent build >/dev/null)
+  did=1
+fi
+
 # The veraPDF helper (src/tools/verapdf.ts): our Java program and the veraPDF jars in .tools/verapdf (ignored). Maven
 # needs the network the first time only; rebuilt only when the pom or the Java source changed (their hash is the stamp).
 verapdf_dir=.tools/verapdf
@@ -243,4 +262,4 @@ if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench r
   did=1
 fi
 
-if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, Node.js $NODE_VERSION, npm dependencies$([ "$profile" = test ] && echo ', the OpenTelemetry Collector') and build are up to date)"; fi
+if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, Node.js $NODE_VERSION, npm dependencies, the console$([ "$profile" = test ] && echo ', the OpenTelemetry Collector') and build are up to date)"; fi

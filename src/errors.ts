@@ -41,6 +41,7 @@ export const ERROR_CATALOG = {
   OIDC_TOKEN_INVALID: { status: 401, title: 'The OpenID Connect access token is not valid here' },
   OIDC_TOKEN_EXPIRED: { status: 401, title: 'The OpenID Connect access token has expired' },
   FORBIDDEN: { status: 403, title: 'The user lacks the right for this request' },
+  CROSS_SITE_REQUEST: { status: 403, title: 'A state-changing request with the session cookie came from another site' },
   DOCUMENT_PASSWORD_REQUIRED: { status: 403, title: 'The document is encrypted and needs a password' },
   DOCUMENT_PASSWORD_INVALID: { status: 403, title: 'The document password is wrong' },
   DOCUMENT_PERMISSION_DENIED: { status: 403, title: 'The document permissions forbid this operation' },

@@ -22,6 +22,7 @@ import { parseXmlBody } from './xml.js';
 import { dropIgnoredQueryParameters, refuseVersionWrites, strictQuerystring, versionIdQuery } from './query.js';
 import { registerAuthHook } from './plugins/auth.js';
 import { registerCors } from './cors.js';
+import { registerConsole } from './console.js';
 import { redactQuerySecrets } from './log-redaction.js';
 import { RequestLog } from './request-log.js';
 import { inRequestSpan, registerRequestTracing } from './request-tracing.js';
@@ -170,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before authentication: preflights carry no credentials, and error answers must be readable by the page.
   registerCors(app, config.corsOrigins);
   registerRequestMetrics(app, deps);
-  registerAuthHook(app, deps.auth);
+  registerAuthHook(app, deps.auth, config.corsOrigins);
   // Every handler runs as its user, so that the engine pool counts the tasks it starts against that user's limit,
   // and with a signal that fires when the client goes away before its answer, so that the engine stops those tasks.
   app.addHook('onRoute', (route) => {
@@ -185,6 +186,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return inRequestSpan(request, () => runAsRequest(owner, gone.signal, () => handler.call(this as never, request, reply)));
     };
   });
+  // The web console's files and the redirect from / to it (console.ts; docs/console.md).
+  registerConsole(app);
   await app.register(async (plain) => {
     // Every route of the API refuses query parameters it does not know (query.ts); registered before the routes.
     plain.addHook('onRoute', strictQuerystring);

@@ -6,17 +6,14 @@
  * `Preference-Applied`, then follows the job's events with `Last-Event-ID`.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { call } from '../helpers/http.js';
 import { makePdf } from '../helpers/pdf.js';
 import { freePort } from '../helpers/processes.js';
 import { ADMIN, basicAuth, serverForSuite } from '../helpers/server.js';
-
-/** Debian's package (scripts/setup.sh installs it for the tests); playwright's own browser downloads are not used. */
-const CHROMIUM = '/usr/bin/chromium';
 
 const pagePort = await freePort();
 // localhost and 127.0.0.1 are different origins (and sites): every call below is cross-origin.
@@ -28,10 +25,9 @@ describe('CORS in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (scripts/setup.sh test does)`);
     page = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>'));
     await new Promise<void>((resolve) => page.listen(pagePort, '127.0.0.1', resolve));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     const created = await call(server, 'PUT', '/documents/browser/report.pdf', { body: makePdf({ pages: 2 }), headers: { 'content-type': 'application/pdf' } });
     assert.equal(created.status, 201, created.text);
   });

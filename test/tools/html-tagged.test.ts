@@ -5,9 +5,9 @@
  * outline); the results are checked with veraPDF's PDF/UA-1 profile in a JVM of its own, pdfinfo, pdftotext and qpdf.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { EnginePool } from '../../src/engine/pool.js';
 import { markdownToHtml } from '../../src/operations/conversions/html/markdown.js';
 import { pdfinfo, pdftotext, qpdfCheck, withTempFile } from '../helpers/pdf.js';
@@ -16,7 +16,6 @@ import { TEST_TASKS } from '../helpers/test-tasks.js';
 import { verapdfVerdict } from '../helpers/verapdf.js';
 import { execFileSync } from 'node:child_process';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** A 1x1 PNG, as a page's image. */
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -73,8 +72,7 @@ let browser: Browser;
 let pool: EnginePool;
 
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (scripts/setup.sh test does)`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
   pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();
 });

@@ -78,21 +78,48 @@ export function expiredSessionCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; Path=${SESSION_COOKIE_PATH}; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
+/** Methods that change nothing (RFC 9110 "safe"): the only ones a cross-site page may send with the session cookie. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site request forgery (docs/console.md, "Security"): a browser sends the session cookie with a request another
+ * site's page makes, so a state-changing request that authenticates with the cookie must come from the service's own
+ * origin or one PDFSERVICE_CORS_ORIGINS lists (those may send credentials). SameSite=Lax already keeps the cookie off
+ * cross-site POST, PUT and DELETE in today's browsers; this check does not rely on it (older browsers, same-site
+ * subdomains). Browsers send Origin on every such request, and Sec-Fetch-Site since 2020: a request with neither
+ * comes from a script or a command line, which no page can make send the user's cookie, and passes.
+ */
+export function refuseCrossSite(request: FastifyRequest, trustedOrigins: readonly string[]): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.origin;
+  const own = `${request.protocol}://${request.host}`;
+  if (origin !== undefined) {
+    if (origin === own || trustedOrigins.includes(origin)) return;
+    throw new ServiceError('CROSS_SITE_REQUEST', `A ${request.method} with the session cookie from the page of origin ${JSON.stringify(origin)}, which is neither this service (${own}) nor listed in PDFSERVICE_CORS_ORIGINS`);
+  }
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    throw new ServiceError('CROSS_SITE_REQUEST', `A ${request.method} with the session cookie from a ${site} page (Sec-Fetch-Site) without an Origin header`);
+  }
+}
+
 /**
  * Who makes the request: `Authorization: Bearer` with an API token or, with OpenID Connect, a JWT access token (unknown or
  * revoked: 401 INVALID_CREDENTIALS, expired: 401 TOKEN_EXPIRED; tokens are too
  * long to guess, so failures are not throttled), `Authorization: Basic` when
  * present (wrong credentials are 401 INVALID_CREDENTIALS and count as failed logins), otherwise the
  * SESSIONID cookie (unknown or expired: 401 AUTHENTICATION_REQUIRED, and the
- * stale cookie is cleared). Other Authorization schemes are ignored.
+ * stale cookie is cleared; a state-changing request with it from another site: 403 CROSS_SITE_REQUEST, refuseCrossSite).
+ * Other Authorization schemes are ignored.
  */
-export async function authenticate(request: FastifyRequest, auth: Auth): Promise<Principal> {
+export async function authenticate(request: FastifyRequest, auth: Auth, trustedOrigins: readonly string[]): Promise<Principal> {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   if (bearer) return auth.bearer(bearer[1]!);
   const credentials = basicCredentials(request);
   if (credentials) return withBasicChallenge(() => auth.basic(credentials.username, credentials.password, request.ip));
   const sessionId = request.cookies[SESSION_COOKIE];
   if (sessionId) {
+    refuseCrossSite(request, trustedOrigins);
     const resumed = await auth.resume(sessionId);
     if (resumed) return resumed.principal;
     throw new ServiceError('AUTHENTICATION_REQUIRED', 'The session has expired or ended; log in again', undefined, {
@@ -103,9 +130,9 @@ export async function authenticate(request: FastifyRequest, auth: Auth): Promise
 }
 
 /** An onRequest hook that only authenticates (any right will do): for routes every logged-in user may use. */
-export function authenticateOnly(auth: Auth) {
+export function authenticateOnly(auth: Auth, trustedOrigins: readonly string[]) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    request.principal = await authenticate(request, auth);
+    request.principal = await authenticate(request, auth, trustedOrigins);
   };
 }
 
@@ -128,11 +155,11 @@ export function lacksRight(principal: Principal, right: Right): ServiceError {
  * route are authenticated too, so anonymous clients learn nothing about what
  * exists; they get their honest 404 once logged in, without a rights check.
  */
-export function registerAuthHook(app: FastifyInstance, auth: Auth): void {
+export function registerAuthHook(app: FastifyInstance, auth: Auth, trustedOrigins: readonly string[]): void {
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public) return;
     if (!request.is404 && request.routeOptions.url?.startsWith(DOCS_PREFIX)) return;
-    const principal = await authenticate(request, auth);
+    const principal = await authenticate(request, auth, trustedOrigins);
     request.principal = principal;
     if (request.is404) return;
     const right = requiredRight(request);

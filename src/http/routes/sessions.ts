@@ -4,6 +4,7 @@ import type { Api, AppDeps } from '../context.js';
 import {
   authenticateOnly,
   basicCredentials,
+  refuseCrossSite,
   expiredSessionCookie,
   secureCookie,
   SESSION_COOKIE,
@@ -61,7 +62,7 @@ export function registerSessionRoutes(api: Api, deps: AppDeps): void {
    * cannot say: these routes are `public` to the global hook and authenticate
    * with their own onRequest hook instead, which accepts any logged-in user.
    */
-  const anyUser = { config: { public: true, model: true }, onRequest: authenticateOnly(auth) };
+  const anyUser = { config: { public: true, model: true }, onRequest: authenticateOnly(auth, config.corsOrigins) };
 
   api.post('/sessions', {
     config: { public: true, model: true },
@@ -70,7 +71,9 @@ export function registerSessionRoutes(api: Api, deps: AppDeps): void {
       description:
         'Checks the credentials and opens a session: 201, the SESSIONID cookie (HttpOnly, SameSite=Lax, Path=/pdfservice, ' +
         'Secure when configured or when the request came over TLS (directly or through a trusted proxy), Max-Age = the absolute session lifetime), Location of the current session, and the SessionModel. ' +
-        'Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name or from an address, 429 with Retry-After.',
+        'Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name or from an address, 429 with Retry-After. ' +
+        'A login from a page of another site (its Origin neither this service nor in PDFSERVICE_CORS_ORIGINS) is 403 CROSS_SITE_REQUEST: ' +
+        'no page may sign a visitor in under an account of its choosing. A state-changing request with the cookie is held to the same rule.',
       tags: ['sessions'],
       // No prior authentication, or Basic instead of a body.
       security: [{}, { basic: [] }],
@@ -81,6 +84,7 @@ export function registerSessionRoutes(api: Api, deps: AppDeps): void {
       response: { 201: sessionModelSchema, ...errorResponses },
     },
   }, async (request, reply) => {
+    refuseCrossSite(request, config.corsOrigins);
     requireXmlRoot(request, 'Session');
     // bodyRequired: false, so the body may be absent (Basic credentials instead).
     const body: typeof request.body | undefined = request.body;

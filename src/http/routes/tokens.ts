@@ -79,7 +79,7 @@ function expiryOf(body: { expiresAt?: string; expiresInSeconds?: number }): Date
  */
 export function registerTokenRoutes(api: Api, deps: AppDeps): void {
   const tokens = deps.auth.tokens;
-  const anyUser = { config: { public: true, model: true }, onRequest: authenticateOnly(deps.auth) };
+  const anyUser = { config: { public: true, model: true }, onRequest: authenticateOnly(deps.auth, deps.config.corsOrigins) };
 
   api.post('/tokens', {
     ...anyUser,

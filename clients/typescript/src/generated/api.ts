@@ -49,7 +49,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Checks the credentials and opens a session: 201, the SESSIONID cookie (HttpOnly, SameSite=Lax, Path=/pdfservice, Secure when configured or when the request came over TLS (directly or through a trusted proxy), Max-Age = the absolute session lifetime), Location of the current session, and the SessionModel. Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name or from an address, 429 with Retry-After.
+         * @description Checks the credentials and opens a session: 201, the SESSIONID cookie (HttpOnly, SameSite=Lax, Path=/pdfservice, Secure when configured or when the request came over TLS (directly or through a trusted proxy), Max-Age = the absolute session lifetime), Location of the current session, and the SessionModel. Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name or from an address, 429 with Retry-After. A login from a page of another site (its Origin neither this service nor in PDFSERVICE_CORS_ORIGINS) is 403 CROSS_SITE_REQUEST: no page may sign a visitor in under an account of its choosing. A state-changing request with the cookie is held to the same rule.
          */
         post: operations["login"];
         delete?: never;

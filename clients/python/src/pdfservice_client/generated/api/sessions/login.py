@@ -116,7 +116,10 @@ def sync_detailed(
     Path=/pdfservice, Secure when configured or when the request came over TLS (directly or through a
     trusted proxy), Max-Age = the absolute session lifetime), Location of the current session, and the
     SessionModel. Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name
-    or from an address, 429 with Retry-After.
+    or from an address, 429 with Retry-After. A login from a page of another site (its Origin neither
+    this service nor in PDFSERVICE_CORS_ORIGINS) is 403 CROSS_SITE_REQUEST: no page may sign a visitor
+    in under an account of its choosing. A state-changing request with the cookie is held to the same
+    rule.
 
     Args:
         body (LoginJsonCredentials | None | Unset): Credentials as JSON {"username","password"} or
@@ -155,7 +158,10 @@ def sync(
     Path=/pdfservice, Secure when configured or when the request came over TLS (directly or through a
     trusted proxy), Max-Age = the absolute session lifetime), Location of the current session, and the
     SessionModel. Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name
-    or from an address, 429 with Retry-After.
+    or from an address, 429 with Retry-After. A login from a page of another site (its Origin neither
+    this service nor in PDFSERVICE_CORS_ORIGINS) is 403 CROSS_SITE_REQUEST: no page may sign a visitor
+    in under an account of its choosing. A state-changing request with the cookie is held to the same
+    rule.
 
     Args:
         body (LoginJsonCredentials | None | Unset): Credentials as JSON {"username","password"} or
@@ -189,7 +195,10 @@ async def asyncio_detailed(
     Path=/pdfservice, Secure when configured or when the request came over TLS (directly or through a
     trusted proxy), Max-Age = the absolute session lifetime), Location of the current session, and the
     SessionModel. Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name
-    or from an address, 429 with Retry-After.
+    or from an address, 429 with Retry-After. A login from a page of another site (its Origin neither
+    this service nor in PDFSERVICE_CORS_ORIGINS) is 403 CROSS_SITE_REQUEST: no page may sign a visitor
+    in under an account of its choosing. A state-changing request with the cookie is held to the same
+    rule.
 
     Args:
         body (LoginJsonCredentials | None | Unset): Credentials as JSON {"username","password"} or
@@ -228,7 +237,10 @@ async def asyncio(
     Path=/pdfservice, Secure when configured or when the request came over TLS (directly or through a
     trusted proxy), Max-Age = the absolute session lifetime), Location of the current session, and the
     SessionModel. Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name
-    or from an address, 429 with Retry-After.
+    or from an address, 429 with Retry-After. A login from a page of another site (its Origin neither
+    this service nor in PDFSERVICE_CORS_ORIGINS) is 403 CROSS_SITE_REQUEST: no page may sign a visitor
+    in under an account of its choosing. A state-changing request with the cookie is held to the same
+    rule.
 
     Args:
         body (LoginJsonCredentials | None | Unset): Credentials as JSON {"username","password"} or

@@ -1,0 +1,46 @@
+/**
+ * Where the console is, in the URL's fragment (#/folders/a/b, #/view?doc=a/b.pdf&page=500): the service serves one
+ * page, and every screen can be bookmarked and reloaded.
+ */
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { screen: 'folders'; folder: string }
+  | { screen: 'view'; doc: string; page: number };
+
+export function parseRoute(hash: string): Route {
+  const fragment = hash.replace(/^#\/?/, '');
+  if (fragment.startsWith('view?')) {
+    const query = new URLSearchParams(fragment.slice('view?'.length));
+    const page = Number.parseInt(query.get('page') ?? '1', 10);
+    return { screen: 'view', doc: query.get('doc') ?? '', page: Number.isFinite(page) && page > 0 ? page : 1 };
+  }
+  const folder = fragment.startsWith('folders') ? fragment.slice('folders'.length).replace(/^\/+|\/+$/g, '') : '';
+  return { screen: 'folders', folder: folder.split('/').map((segment) => safeDecode(segment)).join('/') };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function folderHref(folder: string): string {
+  return `#/folders/${folder.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
+}
+
+export function viewHref(doc: string, page = 1): string {
+  return `#/view?${new URLSearchParams({ doc, page: String(page) }).toString()}`;
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const changed = () => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}

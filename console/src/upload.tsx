@@ -1,0 +1,83 @@
+import { useState } from 'preact/hooks';
+import { problemText, uploadFile } from './api.ts';
+
+interface Item { id: number; name: string; loaded: number; total: number; state: 'sending' | 'converting' | 'done' | 'failed'; message: string }
+
+/** What the picker offers: PDF, images and the Office and text formats the service converts (docs/office.md, docs/html.md). */
+const ACCEPT = '.pdf,application/pdf,image/*,.doc,.docx,.odt,.rtf,.xls,.xlsx,.ods,.csv,.ppt,.pptx,.odp,.txt,.html,.htm,.md';
+
+let nextId = 1;
+
+/**
+ * Upload by drag and drop or the file picker, one request per file with its own progress bar, and the naming mode
+ * for names that exist already (namingMode: 0 refuse, 1 overwrite, 2 keep both).
+ */
+export function Upload({ folder, onUploaded }: { folder: string; onUploaded: () => void }) {
+  const [items, setItems] = useState<Item[]>([]);
+  const [namingMode, setNamingMode] = useState<0 | 1 | 2>(0);
+  const [over, setOver] = useState(false);
+
+  const update = (id: number, change: Partial<Item>) => setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)));
+
+  const send = (files: FileList | File[]) => {
+    for (const file of Array.from(files)) {
+      const id = nextId++;
+      setItems((list) => [...list, { id, name: file.name, loaded: 0, total: file.size, state: 'sending', message: '' }]);
+      uploadFile(folder, file, namingMode, ({ loaded, total }) => update(id, { loaded, total, state: loaded >= total ? 'converting' : 'sending' }))
+        .then(({ status, body }) => {
+          if (status === 201) update(id, { state: 'done', message: `Stored as ${(body as { name?: string }).name ?? file.name}` });
+          else if (status === 202) update(id, { state: 'done', message: 'Accepted: converting in the background' });
+          else update(id, { state: 'failed', message: problemText(body, status) });
+          onUploaded();
+        }, (err: unknown) => update(id, { state: 'failed', message: problemText(err instanceof Error ? err.message : err) }));
+    }
+  };
+
+  return (
+    <section class="upload" aria-labelledby="upload-title">
+      <h2 id="upload-title">Upload</h2>
+      <div class="inline">
+        <label for="naming-mode">When the name exists</label>
+        <select id="naming-mode" value={String(namingMode)} onChange={(event) => setNamingMode(Number(event.currentTarget.value) as 0 | 1 | 2)}>
+          <option value="0">Refuse the upload</option>
+          <option value="1">Replace the document</option>
+          <option value="2">Keep both (add a number to the name)</option>
+        </select>
+      </div>
+      <div
+        class={over ? 'dropzone over' : 'dropzone'}
+        data-testid="dropzone"
+        onDragOver={(event) => { event.preventDefault(); setOver(true); }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(event) => {
+          event.preventDefault();
+          setOver(false);
+          if (event.dataTransfer?.files.length) send(event.dataTransfer.files);
+        }}
+      >
+        <p>Drop PDF, image or Office files here, or</p>
+        <input
+          id="file-picker" class="visually-hidden" type="file" multiple accept={ACCEPT}
+          onChange={(event) => {
+            const input = event.currentTarget;
+            if (input.files?.length) send(input.files);
+            input.value = '';
+          }}
+        />
+        <label for="file-picker" class="button">Choose files…</label>
+      </div>
+      {items.length > 0 && (
+        <ul class="uploads" aria-label="Uploads">
+          {items.map((item) => (
+            <li key={item.id} data-state={item.state}>
+              <span class="name">{item.name}</span>
+              <progress max={item.total || 1} value={item.state === 'done' ? item.total || 1 : item.loaded} aria-label={`Upload of ${item.name}`} />
+              <span class="state">{item.state === 'sending' ? 'Sending' : item.state === 'converting' ? 'Processing' : item.state === 'done' ? 'Done' : 'Failed'}</span>
+              {item.message && <span class={item.state === 'failed' ? 'error' : 'note'}>{item.message}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

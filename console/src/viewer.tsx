@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, pageImageUrl, parentOf, problemText, type DocumentModel } from './api.ts';
+import { formatSize, formatTime } from './format.ts';
+import { folderHref, viewHref } from './route.ts';
+
+/** Zoom levels: 100% is the page's size on a 96 dpi screen; the server renders at the dpi the zoom asks for. */
+const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2];
+const BASE_DPI = 96;
+const THUMB_DPI = 18;
+/** Thumbnails shown around the current page: a 1,000-page document asks for a handful of images, not a thousand. */
+const THUMB_SPAN = 4;
+
+function Properties({ model }: { model: DocumentModel }) {
+  const rows: [string, string | number | undefined][] = [
+    ['Name', model.name], ['Size', formatSize(model.size)], ['Pages', model.pageCount], ['PDF version', model.pdfVersion],
+    ['Title', model.title], ['Author', model.author], ['Subject', model.subject], ['Keywords', model.keywords],
+    ['Creator', model.creator], ['Producer', model.producer], ['Created', formatTime(model.creationDate)],
+    ['Modified (in the document)', formatTime(model.modificationDate)], ['Stored', formatTime(model.modified)],
+    ['Encrypted', model.encrypted ? 'yes' : 'no'], ['Has a form', model.hasForm === undefined ? undefined : model.hasForm ? 'yes' : 'no'],
+    ['Signed', model.hasSignatures === undefined ? undefined : model.hasSignatures ? 'yes' : 'no'],
+    ['Linearized', model.linearized === undefined ? undefined : model.linearized ? 'yes' : 'no'],
+  ];
+  return (
+    <section class="properties" aria-labelledby="properties-title">
+      <h2 id="properties-title">Properties</h2>
+      <dl>
+        {rows.filter(([, value]) => value !== undefined && value !== '').map(([term, value]) => (
+          <div key={term}><dt>{term}</dt><dd>{value}</dd></div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+export function Viewer({ doc, page }: { doc: string; page: number }) {
+  const [model, setModel] = useState<DocumentModel | null>(null);
+  const [error, setError] = useState('');
+  const [zoom, setZoom] = useState(1);
+  const [goTo, setGoTo] = useState(String(page));
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    void api.GET('/pdfservice/v1/documents/{filePath}.pdf', {
+      params: { path: { filePath: doc.replace(/\.pdf$/i, '') } },
+      headers: { Accept: 'application/json' },
+      parseAs: 'json',
+    }).then(({ data, error: problem, response }) => {
+      if (response.ok && data) setModel(data as unknown as DocumentModel);
+      else setError(problemText(problem, response.status));
+    }, (err: unknown) => setError(problemText(err)));
+  }, [doc]);
+  useEffect(() => {
+    setGoTo(String(page));
+    setLoading(true);
+  }, [page, zoom]);
+
+  const count = model?.pageCount ?? 0;
+  const show = (n: number) => {
+    const target = Math.min(Math.max(1, Math.trunc(n)), Math.max(1, count));
+    location.hash = viewHref(doc, target);
+  };
+  const folder = parentOf(doc);
+  const first = Math.max(1, page - THUMB_SPAN);
+  const last = Math.min(count, page + THUMB_SPAN);
+  const thumbs = [];
+  for (let n = first; n <= last; n++) thumbs.push(n);
+
+  return (
+    <main class="viewer">
+      <nav aria-label="Back"><a href={folderHref(folder)}>← Back to {folder || 'all documents'}</a></nav>
+      <h1>{doc.split('/').at(-1)}</h1>
+      {error && <p role="alert" class="error">{error}</p>}
+      {model && (
+        <div class="viewer-layout">
+          <nav class="thumbs" aria-label="Pages">
+            <ol>
+              {thumbs.map((n) => (
+                <li key={n}>
+                  <a href={viewHref(doc, n)} aria-current={n === page ? 'page' : undefined} aria-label={`Page ${n}`}>
+                    <img src={pageImageUrl(doc, n - 1, THUMB_DPI)} alt="" />
+                    <span aria-hidden="true">{n}</span>
+                  </a>
+                </li>
+              ))}
+            </ol>
+          </nav>
+          <section class="page-area" aria-label="Page view">
+            <div class="toolbar" role="toolbar" aria-label="Page navigation and zoom">
+              <button type="button" onClick={() => show(page - 1)} disabled={page <= 1}>Previous page</button>
+              <form class="inline" onSubmit={(event) => { event.preventDefault(); show(Number(goTo)); }}>
+                <label for="page-number">Page number</label>
+                <input id="page-number" type="number" min={1} max={count} value={goTo} onInput={(event) => setGoTo(event.currentTarget.value)} />
+                <span>of {count}</span>
+                <button type="submit">Go</button>
+              </form>
+              <button type="button" onClick={() => show(page + 1)} disabled={page >= count}>Next page</button>
+              <label for="zoom">Zoom</label>
+              <select id="zoom" value={String(zoom)} onChange={(event) => setZoom(Number(event.currentTarget.value))}>
+                {ZOOMS.map((z) => <option key={z} value={String(z)}>{Math.round(z * 100)}%</option>)}
+              </select>
+            </div>
+            {count > 0 && page <= count ? (
+              <figure class="page" aria-busy={loading ? 'true' : 'false'}>
+                <img
+                  data-testid="page-image"
+                  src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom))}
+                  alt={`Page ${page} of ${count}`}
+                  onLoad={() => setLoading(false)}
+                  onError={() => { setLoading(false); setError(`Page ${page} could not be rendered`); }}
+                />
+              </figure>
+            ) : <p role="alert">{count === 0 ? 'This document shows no pages (it may need a password).' : `There is no page ${page}.`}</p>}
+          </section>
+          <Properties model={model} />
+        </div>
+      )}
+    </main>
+  );
+}
