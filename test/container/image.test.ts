@@ -67,6 +67,16 @@ test('runs as an unprivileged user, from the environment, with every tool availa
   assert.equal(await podman(['inspect', '--format', '{{.State.Health.Status}}', service.name]), 'healthy');
   // A setting from the environment took effect: PDFSERVICE_DATA_DIR is the volume, where the user store now is.
   assert.match(await podman(['exec', service.name, 'ls', '/var/lib/pdfservice']), /state/);
+  // The console is in the image (built in its build stage): its page and the script it names are served.
+  const page = await fetch(`${service.baseUrl}/pdfservice/v1/console/`);
+  const html = await page.text();
+  assert.equal(page.status, 200, html);
+  assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+  const script = /<script[^>]+src="([^"]+)"/.exec(html)?.[1];
+  assert.ok(script, html);
+  const js = await fetch(new URL(script, `${service.baseUrl}/pdfservice/v1/console/`));
+  assert.equal(js.status, 200);
+  assert.match(js.headers.get('content-type') ?? '', /javascript/);
 });
 
 test('stores an uploaded PDF', async () => {
