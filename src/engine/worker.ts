@@ -47,7 +47,8 @@ const mupdf = await import('mupdf');
 let loggedErrors = 0;
 mupdf.setLog({ error: () => void loggedErrors++, warning: () => {} });
 // The task registry: each feature folder's modules are loaded when this worker first runs one of its tasks (tasks.ts).
-const { loadTask } = await import('./tasks.js');
+const { loadCore, loadTask } = await import('./tasks.js');
+await loadCore();
 type Registry = Record<string, (input: unknown, ctx: TaskContext) => unknown>;
 // Tests add their own tasks (EnginePoolOptions.extraTasks); the production registry has none.
 const extraTasks = settings.extraTasks;
