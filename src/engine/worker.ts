@@ -46,11 +46,13 @@ const mupdf = await import('mupdf');
 // instance that has seen too many is replaced by the pool (see MAX_LOGGED_ERRORS in pool.ts).
 let loggedErrors = 0;
 mupdf.setLog({ error: () => void loggedErrors++, warning: () => {} });
-const { tasks } = await import('./tasks.js');
+// The task registry: each feature folder's modules are loaded when this worker first runs one of its tasks (tasks.ts).
+const { loadCore, loadTask } = await import('./tasks.js');
+await loadCore();
 type Registry = Record<string, (input: unknown, ctx: TaskContext) => unknown>;
 // Tests add their own tasks (EnginePoolOptions.extraTasks); the production registry has none.
 const extraTasks = settings.extraTasks;
-const registry: Registry = { ...(tasks as Registry), ...(extraTasks ? ((await import(extraTasks)) as { tasks: Registry }).tasks : {}) };
+const extra: Registry = extraTasks ? ((await import(extraTasks)) as { tasks: Registry }).tasks : {};
 
 /** At most one progress report per this many milliseconds and task, besides the first and the last (done === total). */
 const PROGRESS_INTERVAL_MS = 100;
@@ -102,8 +104,8 @@ function serialize(err: unknown): { error: SerializedEngineError; fatal: boolean
 // A task may answer a promise (the DOCX export's writer does); it does its work synchronously all the same, since
 // the pool sends a worker its next task only after the answer to the last.
 parentPort!.on('message', async (msg: TaskMessage) => {
-  const fn = registry[msg.task];
   try {
+    const fn = Object.hasOwn(extra, msg.task) ? extra[msg.task] : await loadTask(msg.task);
     if (!fn) throw new EngineError('INTERNAL_ERROR', `Unknown engine task ${msg.task}`);
     const result: unknown = await fn(msg.input, msg.quiet ? QUIET : contextFor(msg.id));
     parentPort!.postMessage({ id: msg.id, ok: true, result, memory: wasmBytes(), loggedErrors }, transferables(result));

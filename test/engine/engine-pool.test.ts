@@ -301,3 +301,12 @@ test('the pool accounts each worker\'s busy time and tasks, and the time its wor
     await pool.close();
   }
 });
+
+test("every feature folder's entry in the task registry names exactly the tasks of its map (a worker loads a folder by these names)", async () => {
+  const { taskFeatures } = await import('../../src/engine/tasks.js');
+  assert.ok(Object.keys(taskFeatures).length >= 29, 'every folder has its entry');
+  for (const [folder, feature] of Object.entries(taskFeatures)) {
+    const map = await feature.load();
+    assert.deepEqual([...feature.names].sort(), Object.keys(map).sort(), `${folder}: the names in src/engine/tasks.ts are its map's`);
+  }
+});
