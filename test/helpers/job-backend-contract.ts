@@ -172,7 +172,8 @@ export function jobBackendContract(name: string, factory: () => Promise<JobBacke
       await new Promise((resolve) => setTimeout(resolve, 300));
       const made = all().sort((x, y) => x.at - y.at);
       assert.deepEqual(made.map((h) => [h.id, h.attempt]), [[now, 1], [later, 2]], 'each attempt once, the due one first');
-      assert.ok(made[1]!.at - since >= 600, 'not before its time');
+      // By the wall clock a timer may fire a millisecond or so early (timers run on the monotonic clock).
+      assert.ok(made[1]!.at - since >= 590, `not before its time (${made[1]!.at - since} ms)`);
       if (sharedQueue) {
         // Across processes the attempt waits in the shared state: scheduled by a process that then stops, another makes it.
         const orphan = newJobId();
