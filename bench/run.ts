@@ -131,10 +131,14 @@ const compareTracing = args.includes('--compare-tracing');
 if ([compare, compareEnv, compareTracing || undefined].filter(Boolean).length > 1) throw new Error('--compare, --compare-env and --compare-tracing: one of them');
 const refBuild = compare ? await buildRef(compare, args.includes('--compare-share-modules')) : compareEnv ? settingsBuild(compareEnv) : compareTracing ? await tracingBuild() : undefined;
 
-/** This checkout's server with its traces exported to a real receiver (test/helpers/otel-collector.ts), every span sampled. */
+/**
+ * This checkout's server with its traces exported to a real receiver (test/helpers/otel-collector.ts), every span
+ * sampled; exported 100 ms after they end rather than the default 5 s, so that a request's export falls within the
+ * upload row's CPU window (bench/issue38.ts CPU_SETTLE_MS): smaller batches, so if anything an overhead overstated.
+ */
 async function tracingBuild(): Promise<{ build: Build; remove: () => void }> {
   const collector = await startCollector();
-  const { build } = settingsBuild(`OTEL_EXPORTER_OTLP_ENDPOINT=${collector.otlp},OTEL_SERVICE_NAME=pdfservice-bench`);
+  const { build } = settingsBuild(`OTEL_EXPORTER_OTLP_ENDPOINT=${collector.otlp},OTEL_SERVICE_NAME=pdfservice-bench,OTEL_BSP_SCHEDULE_DELAY=100`);
   return { build: { ...build, name: 'this checkout, traced (OTLP to an OpenTelemetry Collector)' }, remove: () => void collector.stop() };
 }
 // A comparison stopped with Ctrl-C or a kill removes REF's worktree too (the finally below does not run then).

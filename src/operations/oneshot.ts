@@ -11,7 +11,6 @@ import type { OfficeOptions } from './conversions/office/formats.js';
 import type { ImageOptions } from './conversions/image.js';
 import { chooseConverter, converterNamed, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
-import { engineSource, type DocumentContent } from './documents.js';
 import { engineFor, requestExecution, throwIfStopped, type ExecutionContext } from './execution.js';
 import type { JobResultFile } from './jobs/model.js';
 import type { JobResultFiles } from './jobs/result-files.js';
@@ -153,7 +152,7 @@ export class OneShotOperations {
   /** The work of execute: the result's content, which the caller owns; everything else staged is discarded, whatever happens. */
   private async run(prepared: PreparedOneShot, execution: ExecutionContext): Promise<StagedUpload | Uint8Array> {
     const engine = engineFor(this.pool, execution);
-    // Everything staged for this one-shot: the inputs, and the outputs of steps that staged theirs (PDF/A conversion).
+    // The inputs staged for this one-shot (executeSteps discards the steps' own staged outputs but the result).
     const staged = new Set<StagedUpload>([prepared.main.content, ...prepared.assets.map((a) => a.content), ...prepared.files.map((f) => f.content)]);
     let result: StagedUpload | Uint8Array | undefined;
     try {
@@ -169,17 +168,9 @@ export class OneShotOperations {
         imageOptions: prepared.imageOptions,
         name: prepared.name.replace(/\.pdf$/, ''),
       });
-      let current = converted.content;
-      for (const step of prepared.steps) {
-        throwIfStopped(execution);
-        const output = await withSource(current, (source) => this.actions.executeStep(step, prepared.files, source, prepared.ctx, engine, execution));
-        if (output.kind === 'unchanged') continue;
-        if (!(output.bytes instanceof Uint8Array)) staged.add(output.bytes);
-        current = output.bytes;
-      }
-      throwIfStopped(execution);
-      result = current;
-      return current;
+      const { content } = await this.actions.executeSteps(prepared.steps, { files: prepared.files, first: converted.content, ctx: prepared.ctx, engine, exec: execution });
+      result = content ?? converted.content;
+      return result;
     } finally {
       await Promise.all([...staged].filter((content) => content !== result).map((content) => content.discard().catch(() => undefined)));
     }
@@ -197,17 +188,6 @@ export class OneShotOperations {
       stream: () => Promise.resolve(content.stream()),
       discard: () => content.close(),
     };
-  }
-}
-
-/** A step's source, as actions read a stored document's content (DocumentOperations.read): the open file when staged, else the bytes. */
-export async function withSource<R>(content: StagedUpload | Uint8Array, work: (source: DocumentContent) => Promise<R>): Promise<R> {
-  if (content instanceof Uint8Array) return work({ pdf: content, bytes: () => Promise.resolve(content) });
-  const open = await content.open();
-  try {
-    return await work({ pdf: await engineSource(open), bytes: () => open.read() });
-  } finally {
-    await open.close();
   }
 }
 

@@ -6,9 +6,12 @@
  * rotated secret are each tried.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import nodePath from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { basicAuth, serverForSuite } from '../helpers/server.js';
+import { basicAuth, serverForSuite, startServer, type TestServer } from '../helpers/server.js';
 import { call, expectUnchanged, jobEnded, putPdf } from '../helpers/http.js';
 import { makePdf } from '../helpers/pdf.js';
 import { until } from '../helpers/jobs.js';
@@ -199,5 +202,57 @@ describe('webhooks', () => {
     assert.equal((new Webhook(own).verify(got.body, headers) as { owner: string }).owner, 'hooker');
     const admins = await secret();
     assert.throws(() => new Webhook(admins).verify(got.body, headers));
+  });
+});
+
+describe('webhook retries survive a restart (the data folder)', () => {
+  let dataDir: string;
+  let receiver: WebhookReceiver;
+  const servers: TestServer[] = [];
+  // The wait after the second attempt (6 s) is far longer than a stop: the first process is gone before the third is due.
+  const env = { PDFSERVICE_WEBHOOK_ALLOWLIST: '127.0.0.2', PDFSERVICE_WEBHOOK_ATTEMPTS: '3', PDFSERVICE_WEBHOOK_BACKOFF_MS: '3000', PDFSERVICE_WEBHOOK_TIMEOUT_MS: '2000' };
+
+  before(async () => {
+    dataDir = await mkdtemp(nodePath.join(tmpdir(), 'pdfservice-webhook-restart-'));
+    receiver = await startWebhookReceiver();
+  });
+  after(async () => {
+    for (const server of servers) await server.stop();
+    await receiver?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('a receiver that fails twice, the service stopped during the backoff and started again: the third attempt arrives signed, the log showing three', async () => {
+    const first = await startServer({ dataDir, env });
+    servers.push(first);
+    assert.equal((await putPdf(first, 'hooks/r.pdf', makePdf())).status, 201);
+    receiver.answers.set('/restart', [{ status: 500 }, { status: 502 }, { status: 204 }]);
+    const reply = await call(first, 'POST', '/documents/hooks/r.pdf', { body: FLATTEN, headers: { 'x-service-webhook-url': `${receiver.url}/restart`, traceparent: TRACEPARENT } });
+    assert.equal(reply.status, 202, reply.text);
+    const id = reply.json().id as string;
+    const got = () => receiver.received.filter((r) => r.path === '/restart');
+    await until('two attempts made', async () => (got().length >= 2 ? true : undefined));
+    await until('the second attempt recorded', async () => ((await call(first, 'GET', `/jobs/${id}`)).json().webhook.deliveries.length === 2 ? true : undefined));
+    await first.stop();
+    servers.splice(servers.indexOf(first), 1);
+    assert.equal(got().length, 2, 'the stopped process made no third attempt');
+
+    const second = await startServer({ dataDir, env });
+    servers.push(second);
+    const job = await until(`job ${id} delivered after the restart`, async () => {
+      const body = (await call(second, 'GET', `/jobs/${id}`)).json();
+      return body.webhook.state === 'pending' ? undefined : body;
+    });
+    assert.equal(job.webhook.state, 'delivered');
+    assert.deepEqual(job.webhook.deliveries.map((d: { attempt: number; status: number }) => [d.attempt, d.status]), [[1, 500], [2, 502], [3, 204]]);
+    const [, second2, third] = job.webhook.deliveries.map((d: { at: string }) => Date.parse(d.at)) as number[];
+    assert.ok(third! - second2! >= 6000, 'the third attempt waited out its backoff, counted from the second');
+    assert.equal(got().length, 3, 'one attempt after the restart');
+    const key = (await call(second, 'GET', '/users/admin/webhook-secret')).json().secret as string;
+    const payload = new Webhook(key).verify(got()[2]!.body, got()[2]!.headers as Record<string, string>) as Record<string, any>;
+    assert.equal(payload.id, id);
+    assert.equal(payload.state, 'succeeded');
+    assert.equal(got()[2]!.headers.traceparent, TRACEPARENT, 'the job\'s traceparent is sent on after the restart too');
+    assert.equal(got()[2]!.body, got()[0]!.body, 'the same body on every attempt');
   });
 });

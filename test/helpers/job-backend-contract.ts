@@ -24,12 +24,18 @@ export interface JobBackendUnderTest {
 }
 
 /** A consumer that records what the backend asks of it. */
-export function recordingConsumer(answer: 'ran' | 'skipped' | 'busy' = 'ran'): JobConsumer & { ran: { id: string; sealed: string | undefined }[]; aborted: string[] } {
+export function recordingConsumer(answer: 'ran' | 'skipped' | 'busy' = 'ran'): JobConsumer & { ran: { id: string; sealed: string | undefined }[]; aborted: string[]; hooks: { id: string; attempt: number; at: number }[] } {
   const ran: { id: string; sealed: string | undefined }[] = [];
   const aborted: string[] = [];
+  const hooks: { id: string; attempt: number; at: number }[] = [];
   return {
     ran,
     aborted,
+    hooks,
+    attemptWebhook: (id, attempt) => {
+      hooks.push({ id, attempt, at: Date.now() });
+      return Promise.resolve();
+    },
     runShared: (id, sealed) => {
       ran.push({ id, sealed });
       return Promise.resolve(answer);
@@ -150,6 +156,31 @@ export function jobBackendContract(name: string, factory: () => Promise<JobBacke
       await eventually('both jobs were delivered', () => consumer.ran.length === 2);
       assert.deepEqual(consumer.ran.map((r) => r.id), [first, second], 'in priority order');
       await eventually('the queue is empty', async () => (await b.count()) === 0);
+    });
+
+    withBackend('webhook attempts: each made once when due, by one process, scheduling one twice adding it once', async ({ a, b, sharedQueue }) => {
+      const [ca, cb] = [recordingConsumer(), recordingConsumer()];
+      await a.start(ca);
+      if (b !== a) await b.start(cb);
+      const [now, later] = [newJobId(), newJobId()];
+      const since = Date.now();
+      await b.scheduleWebhook(later, 2, 600);
+      await a.scheduleWebhook(now, 1, 0);
+      await a.scheduleWebhook(now, 1, 0); // the same attempt again: still one
+      const all = () => [...ca.hooks, ...(b !== a ? cb.hooks : [])];
+      await eventually('both attempts were made', () => all().length >= 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const made = all().sort((x, y) => x.at - y.at);
+      assert.deepEqual(made.map((h) => [h.id, h.attempt]), [[now, 1], [later, 2]], 'each attempt once, the due one first');
+      // By the wall clock a timer may fire a millisecond or so early (timers run on the monotonic clock).
+      assert.ok(made[1]!.at - since >= 590, `not before its time (${made[1]!.at - since} ms)`);
+      if (sharedQueue) {
+        // Across processes the attempt waits in the shared state: scheduled by a process that then stops, another makes it.
+        const orphan = newJobId();
+        await b.scheduleWebhook(orphan, 3, 300);
+        await b.close();
+        await eventually('the other process made it', () => ca.hooks.some((h) => h.id === orphan && h.attempt === 3));
+      }
     });
 
     withBackend('a document password travels sealed, and opens for its job only', async ({ a, b, seals }) => {

@@ -1,10 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
-import type { StagedUpload } from '../../storage/store.js';
-import type { TaskOutput } from '../../engine/models.js';
 import type { Engine, ExecutionContext } from '../execution.js';
-import { throwIfStopped } from '../execution.js';
-import { withSource } from '../oneshot.js';
 import { readPipeline, stepProblem } from '../pipelines/pipelines.js';
 import type { PreparedStep } from './runner.js';
 import type { ActionDefinition } from './types.js';
@@ -42,7 +38,7 @@ interface StepReport {
  * PipelineAction (docs/pipelines.md): runs a stored pipeline's steps on the document, each on the previous one's
  * output, and writes the last output once, as one new version, through the runner like every action: all steps or
  * none, the stored document unchanged when a step fails (the steps' intermediate bytes are never stored; staged ones
- * are discarded). Steps are run by the runner's own executeStep (as a one-shot's are), so each behaves as its
+ * are discarded). Steps are chained by the runner's executeSteps, as a one-shot's are, so each behaves as its
  * action does. A job's progress names the step (step i of n, its action) beside the step's own progress.
  */
 export const PipelineAction: ActionDefinition<Params, Prepared> = {
@@ -74,45 +70,23 @@ export const PipelineAction: ActionDefinition<Params, Prepared> = {
   isLong: (prepared) => prepared.steps.some((step) => step.long),
   async execute({ prepared, source, ctx, engine, exec, runner }) {
     const count = prepared.steps.length;
-    const reports: StepReport[] = [];
-    // The newest output (undefined: the source as stored), its summary, and every staged output to discard but the last.
-    let current: Uint8Array | StagedUpload | undefined;
-    let summary: TaskOutput<'validateUpload'> | undefined;
-    const staged: StagedUpload[] = [];
-    try {
-      for (const [index, step] of prepared.steps.entries()) {
-        throwIfStopped(exec);
+    const outcome = await runner.executeSteps(prepared.steps, { files: [], first: source, ctx, engine, exec }, {
+      // Each step's progress is reported as that step's (step i of n, its action), its engine tasks' too.
+      each: (index, step) => {
         const at = { index: index + 1, count, action: step.name };
         const stepExec: ExecutionContext = { ...exec, progress: exec.progress && ((p) => exec.progress!({ ...p, step: at })) };
         stepExec.progress?.({ done: 0, step: at });
         const stepEngine: Engine = { run: (task, input, options = {}) => engine.run(task, input, { ...options, onProgress: options.onProgress ?? stepExec.progress }) };
-        const run = (content: typeof source) => runner.executeStep(step, [], content, ctx, stepEngine, stepExec);
-        let output;
-        try {
-          output = current === undefined ? await run(source) : await withSource(current, run);
-        } catch (err) {
-          throw failedStep(index, step.name, err);
-        }
-        if (output.kind === 'unchanged') {
-          reports.push({ step: index + 1, action: step.name, changed: false, ...(output.report !== undefined ? { report: output.report } : {}) });
-          continue;
-        }
-        if (!(output.bytes instanceof Uint8Array)) staged.push(output.bytes);
-        current = output.bytes;
-        summary = output.summary;
-        reports.push({ step: index + 1, action: step.name, changed: true, ...(output.report !== undefined ? { report: output.report } : {}) });
-      }
-      throwIfStopped(exec);
-    } catch (err) {
-      await Promise.all(staged.map((content) => content.discard().catch(() => undefined)));
-      throw err;
-    }
-    // Intermediate staged outputs go now; the last one is the runner's to write (and discard when it is not written).
-    await Promise.all(staged.filter((content) => content !== current).map((content) => content.discard().catch(() => undefined)));
+        return { engine: stepEngine, exec: stepExec };
+      },
+      failed: (index, step, err) => failedStep(index, step.name, err),
+    });
+    const reports: StepReport[] = outcome.steps.map((s, index) => ({ step: index + 1, action: prepared.steps[index]!.name, changed: s.changed, ...(s.report !== undefined ? { report: s.report } : {}) }));
     const report = { pipeline: prepared.pipeline, steps: reports };
-    if (current === undefined) return { kind: 'unchanged', report };
+    // The last staged output is the runner's to write (and discard when it is not written).
+    if (outcome.content === undefined) return { kind: 'unchanged', report };
     // A staged output comes with its summary (ActionOutput); bytes without one are read by the runner.
-    return { kind: 'document', bytes: current, report, ...(summary ? { summary } : {}) };
+    return { kind: 'document', bytes: outcome.content, report, ...(outcome.summary ? { summary: outcome.summary } : {}) };
   },
 };
 

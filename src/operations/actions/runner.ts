@@ -3,8 +3,8 @@ import { compileValidator } from '../../validation.js';
 import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { conflictModeFor, matchesEtag, type ConflictMode, type StagedUpload } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
-import type { DocumentContent, DocumentOperations } from '../documents.js';
-import { requestExecution, type Engine, type ExecutionContext } from '../execution.js';
+import { engineSource, type DocumentContent, type DocumentOperations } from '../documents.js';
+import { requestExecution, throwIfStopped, type Engine, type ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { OptimizeProfileOperations } from '../optimize/profiles.js';
 import type { PipelineStore } from '../pipelines/store.js';
@@ -69,6 +69,27 @@ export interface PreparedStep {
   readonly long: boolean;
   readonly params: OutputParams;
   readonly prepared: unknown;
+}
+
+/** What a chain of steps left (ActionRunner.executeSteps). */
+export interface StepsOutcome {
+  /** The last step's output that changed the document; undefined when every step handed its input on unchanged. */
+  content: StagedUpload | Uint8Array | undefined;
+  /** That output's summary, when its step gave one (a staged output's). */
+  summary?: TaskOutput<'validateUpload'>;
+  /** Each step's outcome, in order: whether it changed the document, and its report. */
+  steps: { changed: boolean; report?: unknown }[];
+}
+
+/** A step's source, as actions read a stored document's content (DocumentOperations.read): the open file when staged, else the bytes. */
+export async function withSource<R>(content: StagedUpload | Uint8Array, work: (source: DocumentContent) => Promise<R>): Promise<R> {
+  if (content instanceof Uint8Array) return work({ pdf: content, bytes: () => Promise.resolve(content) });
+  const open = await content.open();
+  try {
+    return await work({ pdf: await engineSource(open), bytes: () => open.read() });
+  } finally {
+    await open.close();
+  }
 }
 
 /**
@@ -212,6 +233,54 @@ export class ActionRunner {
       throw new ServiceError('INVALID_ACTION', `${step.name} answers a file that is not a PDF: it cannot be a step of a one-shot conversion`);
     }
     return output;
+  }
+
+  /**
+   * Runs prepared steps one after the other, each on the previous one's output (the first on `first`): the one chain
+   * of one-shot conversions (oneshot.ts) and pipelines (PipelineAction). Stops between steps when asked; a step that
+   * leaves its input unchanged hands it on. Staged outputs of the steps are discarded, all of them when a step fails,
+   * all but the last otherwise (the caller's to keep or discard); `first` stays the caller's. `each` gives a step its
+   * own engine and execution context (a pipeline's progress names the step) and `failed` turns a step's failure into
+   * the caller's error.
+   */
+  async executeSteps(
+    steps: readonly PreparedStep[],
+    run: { files: ActionFile[]; first: DocumentContent | StagedUpload | Uint8Array; ctx: OperationContext; engine: Engine; exec: ExecutionContext },
+    hooks: { each?: (index: number, step: PreparedStep) => { engine: Engine; exec: ExecutionContext }; failed?: (index: number, step: PreparedStep, err: unknown) => unknown } = {},
+  ): Promise<StepsOutcome> {
+    const outcomes: StepsOutcome['steps'] = [];
+    // The newest output (undefined: `first`), its summary, and every staged output to discard but the last.
+    let current: StagedUpload | Uint8Array | undefined;
+    let summary: TaskOutput<'validateUpload'> | undefined;
+    const staged: StagedUpload[] = [];
+    try {
+      for (const [index, step] of steps.entries()) {
+        throwIfStopped(run.exec);
+        const { engine, exec } = hooks.each?.(index, step) ?? run;
+        const execute = (source: DocumentContent) => this.executeStep(step, run.files, source, run.ctx, engine, exec);
+        const input = current ?? run.first;
+        let output;
+        try {
+          output = 'pdf' in input ? await execute(input) : await withSource(input, execute);
+        } catch (err) {
+          throw hooks.failed ? hooks.failed(index, step, err) : err;
+        }
+        if (output.kind === 'unchanged') {
+          outcomes.push({ changed: false, ...(output.report !== undefined ? { report: output.report } : {}) });
+          continue;
+        }
+        if (!(output.bytes instanceof Uint8Array)) staged.push(output.bytes);
+        current = output.bytes;
+        summary = output.summary;
+        outcomes.push({ changed: true, ...(output.report !== undefined ? { report: output.report } : {}) });
+      }
+      throwIfStopped(run.exec);
+    } catch (err) {
+      await Promise.all(staged.map((content) => content.discard().catch(() => undefined)));
+      throw err;
+    }
+    await Promise.all(staged.filter((content) => content !== current).map((content) => content.discard().catch(() => undefined)));
+    return { content: current, ...(summary ? { summary } : {}), steps: outcomes };
   }
 
   /**

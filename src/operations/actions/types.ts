@@ -10,8 +10,8 @@ import type { OptimizeProfileOperations } from '../optimize/profiles.js';
 import type { PipelineStore } from '../pipelines/store.js';
 import type { ActionRunner } from './runner.js';
 
-/** What of the action runner an action that runs other actions (PipelineAction) is given: one step's prepare and execute. */
-export type StepRunner = Pick<ActionRunner, 'prepareStep' | 'executeStep'>;
+/** What of the action runner an action that runs other actions (PipelineAction) is given: a step's prepare and execute, and the chain of steps. */
+export type StepRunner = Pick<ActionRunner, 'prepareStep' | 'executeStep' | 'executeSteps'>;
 
 /** A file sent with a multipart action request (every part except the action JSON). */
 export interface ActionFile {

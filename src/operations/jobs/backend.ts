@@ -52,6 +52,13 @@ export interface JobBackend {
   alive(id: string): Promise<boolean>;
   /** Whether the process of that holder id says it lives. */
   holderAlive(holder: string): Promise<boolean>;
+  /**
+   * Makes attempt `attempt` of job `id`'s webhook due in `delayMs` (docs/webhooks.md): when it is, one process calls
+   * JobConsumer.attemptWebhook. Scheduling an attempt already scheduled does nothing. The embedded backend keeps a timer
+   * (the records are the durable part: recover schedules their pending webhooks again); Redis a delayed BullMQ job, which
+   * outlives the process that scheduled it and which any instance or worker takes, one of them.
+   */
+  scheduleWebhook(id: string, attempt: number, delayMs: number): Promise<void>;
   /** Starts delivering to `consumer`: shared jobs to run, cancel signals, the heartbeat check and the shared count. */
   start(consumer: JobConsumer): Promise<void>;
   /** Stops taking jobs and closes connections; running jobs are not waited for. */
@@ -76,6 +83,8 @@ export interface JobConsumer {
   abortLocal(id: string): void;
   /** Marks interrupted the jobs whose process stopped saying it runs or holds them; answers how many. */
   interruptDead(): Promise<number>;
+  /** Makes a due webhook attempt (JobOperations.attemptWebhook). */
+  attemptWebhook(id: string, attempt: number): Promise<void>;
   /** Reads the shared queue's size again (admission answers at once, from the last count). */
   refreshSharedCount(): Promise<void>;
 }

@@ -13,6 +13,8 @@ export class EmbeddedJobBackend implements JobBackend {
   readonly sole = true;
   private consumer: JobConsumer | undefined;
   private readonly beating = new Map<string, number>();
+  /** Webhook attempts waiting for their time, by job and attempt. */
+  private readonly hooks = new Map<string, NodeJS.Timeout>();
 
   shareable(): undefined {
     return undefined;
@@ -67,12 +69,26 @@ export class EmbeddedJobBackend implements JobBackend {
     return Promise.resolve(holder === this.holder);
   }
 
+  scheduleWebhook(id: string, attempt: number, delayMs: number): Promise<void> {
+    const key = `${id}:${attempt}`;
+    if (this.hooks.has(key)) return Promise.resolve();
+    const timer = setTimeout(() => {
+      this.hooks.delete(key);
+      void this.consumer?.attemptWebhook(id, attempt).catch(() => {});
+    }, delayMs);
+    timer.unref();
+    this.hooks.set(key, timer);
+    return Promise.resolve();
+  }
+
   start(consumer: JobConsumer): Promise<void> {
     this.consumer = consumer;
     return Promise.resolve();
   }
 
   close(): Promise<void> {
+    for (const timer of this.hooks.values()) clearTimeout(timer);
+    this.hooks.clear();
     this.consumer = undefined;
     return Promise.resolve();
   }

@@ -10,7 +10,7 @@ import type { PreparedUpload, UploadOperations } from '../uploads.js';
 import type { OneShotOperations, PreparedOneShot } from '../oneshot.js';
 import type { PreparedCompare } from '../compare.js';
 import type { ExecutionContext } from '../execution.js';
-import { fileResult, isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState, type JobWebhook, type WebhookDelivery } from './model.js';
+import { FINISHED_STATES, fileResult, isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState, type JobWebhook, type WebhookDelivery } from './model.js';
 import type { Webhooks } from './webhooks.js';
 import { newJobId, type JobStore } from './store.js';
 import type { JobEventHub } from './events.js';
@@ -114,9 +114,11 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   }
 
   /** Stops them; running jobs are not waited for (across processes their heartbeat lapses and they end interrupted). */
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // The backend first: an attempt that the close below cuts short then stays unrecorded and due (on Redis its BullMQ
+    // job, left active, goes back to the queue for another process), so it is made again rather than lost.
+    await this.backend.close();
     this.webhooks?.close();
-    return this.backend.close();
   }
 
   /**
@@ -129,6 +131,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     // Across processes a running record may be another process's live job: interruptDead() decides by heartbeat, and
     // queued ones wait on the shared queue already.
     if (!this.backend.sole) return;
+    await this.resumeWebhooks();
     const unfinished = await this.store.list({ states: ['queued', 'running'] });
     // Oldest first, so the queue keeps its order.
     for (const record of unfinished.reverse()) {
@@ -556,7 +559,8 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   }
 
   private newRecord(id: string, action: string, document: string, ctx: OperationContext, payload: JobPayload, webhook?: JobWebhook): JobRecord {
-    const traceparent = currentTraceparent();
+    // One traceparent for the job's span and its webhook: the request's span with tracing on, else the client's own.
+    const traceparent = currentTraceparent() ?? ctx.webhook?.traceparent;
     if (traceparent) payload.traceparent = traceparent;
     return {
       id,
@@ -576,7 +580,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   private async acceptWebhook(ctx: OperationContext): Promise<JobWebhook | undefined> {
     if (!ctx.webhook) return undefined;
     if (!this.webhooks) throw new ServiceError('WEBHOOK_URL_REFUSED', 'Webhooks are off on this service (docs/webhooks.md)');
-    return this.webhooks.accept(ctx.webhook, ownerOf(ctx));
+    return this.webhooks.accept(ctx.webhook.url, ownerOf(ctx));
   }
 
   /**
@@ -588,19 +592,48 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     await this.hub.publish(record, 'end');
   }
 
+  /** Makes the first attempt of the ended job's webhook due at once (the backend's schedule: any process may make it). */
   private deliverWebhook(record: JobRecord): void {
-    if (record.webhook && this.webhooks) this.webhooks.deliver(structuredClone(record), (delivery, state) => this.noteDelivery(record.id, delivery, state));
+    if (record.webhook && this.webhooks) void this.backend.scheduleWebhook(record.id, 1, 0).catch(() => {});
   }
 
-  /** Appends an attempt to the job's delivery log, in its stored record (and this process's copy). */
-  private async noteDelivery(id: string, delivery: WebhookDelivery, state: JobWebhook['state']): Promise<void> {
-    const stored = await this.store.get(id);
-    if (!stored?.webhook) return;
-    const webhook: JobWebhook = { ...stored.webhook, state, deliveries: [...stored.webhook.deliveries, delivery] };
+  /**
+   * Makes attempt `attempt` of a job's webhook (the backend calls it when the attempt is due, in one process), records
+   * it in the job's delivery log and, while the webhook stays pending, schedules the next. An attempt the log already
+   * holds (a repeat: BullMQ gives an attempt whose process died to another) is not made twice.
+   */
+  async attemptWebhook(id: string, attempt: number): Promise<void> {
+    if (!this.webhooks) return;
+    const record = await this.store.get(id);
+    const hook = record?.webhook;
+    if (!record || !hook || !isFinished(record.state) || hook.state !== 'pending' || hook.deliveries.length !== attempt - 1) return;
+    const sent = await this.webhooks.send(record, attempt);
+    if (!sent) return;
+    if (!(await this.noteDelivery(record, sent.delivery, sent.state))) return;
+    if (sent.retryInMs !== undefined) await this.backend.scheduleWebhook(id, attempt + 1, sent.retryInMs);
+  }
+
+  /**
+   * After a restart of the sole process: the webhooks still pending in the records (the delivery log is the one record
+   * of them) are scheduled again, each next attempt when its backoff after the last one ends.
+   */
+  private async resumeWebhooks(): Promise<void> {
+    if (!this.webhooks) return;
+    for (const record of await this.store.list({ states: FINISHED_STATES })) {
+      const hook = record.webhook;
+      if (hook?.state !== 'pending') continue;
+      await this.backend.scheduleWebhook(record.id, hook.deliveries.length + 1, this.webhooks.dueIn(hook));
+    }
+  }
+
+  /** Appends an attempt to the job's delivery log, in its stored record (and this process's copy); false if it could not. */
+  private async noteDelivery(stored: JobRecord, delivery: WebhookDelivery, state: JobWebhook['state']): Promise<boolean> {
+    const webhook: JobWebhook = { ...stored.webhook!, state, deliveries: [...stored.webhook!.deliveries, delivery] };
     // Only the process that delivers writes a finished record; a record swept meanwhile stays deleted.
-    if (!(await this.store.replaceIf({ ...stored, webhook }, [stored.state]))) return;
-    const mine = this.records.get(id);
+    if (!(await this.store.replaceIf({ ...stored, webhook }, [stored.state]))) return false;
+    const mine = this.records.get(stored.id);
     if (mine) mine.webhook = webhook;
+    return true;
   }
 
   /** How a prepared action runs as a job: the same execute as inline, holding the lock only while writing. */

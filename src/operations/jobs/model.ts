@@ -102,8 +102,9 @@ interface PayloadCommon {
    */
   writing?: string;
   /**
-   * The W3C `traceparent` of the request that created the job, when tracing is on (docs/observability.md): the job's
-   * span is its child, on whichever instance runs it.
+   * The job's one W3C `traceparent`: with tracing on, the span of the request that created the job
+   * (docs/observability.md), whose child the job's span is on whichever process runs it (the shared queue's job names
+   * this record); off, the request's own valid `traceparent`, if it had one. The webhook sends it on (docs/webhooks.md).
    */
   traceparent?: string;
 }
@@ -219,8 +220,6 @@ export interface JobWebhook {
   url: string;
   /** `pending` until an attempt is answered 2xx (`delivered`) or the last attempt failed (`failed`). */
   state: 'pending' | 'delivered' | 'failed';
-  /** The W3C traceparent of the request that created the job, when it had a valid one: sent on with the webhook. */
-  traceparent?: string;
   deliveries: WebhookDelivery[];
 }
 

@@ -10,6 +10,13 @@ import type { JobRecord } from './model.js';
 
 /** BullMQ's queue name (its keys: PDFSERVICE_REDIS_PREFIX + "bull:jobs:..."). */
 const QUEUE_NAME = 'jobs';
+/**
+ * The webhooks' queue (docs/webhooks.md): one delayed BullMQ job per attempt, due when its backoff ends. A queue of its
+ * own, so attempts never wait behind documents' jobs and the jobs' counts (admission, fair share) never see them.
+ */
+const WEBHOOK_QUEUE = 'webhooks';
+/** Webhook attempts one process makes at once: each is mostly a wait for the receiver (PDFSERVICE_WEBHOOK_TIMEOUT_MS). */
+const WEBHOOK_CONCURRENCY = 8;
 /** How long a job whose owner is at PDFSERVICE_USER_JOB_LIMIT in the taking process waits before it is offered again. */
 const BUSY_DELAY_MS = 1000;
 /** How often each process reads the shared queue's size again (for the 503 SERVICE_BUSY check). */
@@ -18,6 +25,12 @@ const COUNT_EVERY_MS = 1000;
 const LOWEST_PRIORITY = 2_097_151;
 /** How many jobs at the front of the shared queue othersWaiting looks at. */
 const FRONT = 50;
+
+/** A webhook attempt on its queue: the job's id and the attempt's number (the record holds everything else). */
+interface QueuedWebhook {
+  id: string;
+  attempt: number;
+}
 
 interface QueuedJob {
   id: string;
@@ -64,6 +77,9 @@ export interface RedisJobBackendOptions {
 export class RedisJobBackend implements JobBackend {
   readonly events: JobEventHub;
   private readonly queue: Queue<QueuedJob>;
+  private readonly webhookQueue: Queue<QueuedWebhook>;
+  private webhookWorker: Worker<QueuedWebhook> | undefined;
+  private webhookConnection: Redis | undefined;
   private readonly queueConnection: Redis;
   private readonly subscriber: Redis;
   private readonly listeners = new JobListeners();
@@ -88,6 +104,8 @@ export class RedisJobBackend implements JobBackend {
     this.queueConnection.on('error', () => {});
     this.queue = new Queue<QueuedJob>(QUEUE_NAME, { connection: this.queueConnection, prefix: `${redis.settings.prefix}bull` });
     this.queue.on('error', () => {});
+    this.webhookQueue = new Queue<QueuedWebhook>(WEBHOOK_QUEUE, { connection: this.queueConnection, prefix: `${redis.settings.prefix}bull` });
+    this.webhookQueue.on('error', () => {});
     this.subscriber = redis.client.duplicate();
     this.subscriber.on('error', () => {});
     this.subscriber.on('message', (_channel: string, message: string) => this.signal(message));
@@ -125,6 +143,20 @@ export class RedisJobBackend implements JobBackend {
       });
       this.worker.on('error', () => {});
     }
+    // Every process makes webhook attempts, an instance that runs no jobs too: the one that recorded a job's end may be
+    // gone when a retry is due, and its attempts wait in Redis for whoever is there.
+    this.webhookConnection = new Redis(this.redis.settings.url, redisOptions(this.redis.settings, { lazyConnect: false, maxRetriesPerRequest: null, commandTimeout: undefined as unknown as number }));
+    this.webhookConnection.on('error', () => {});
+    this.webhookWorker = new Worker<QueuedWebhook>(WEBHOOK_QUEUE, (job) => jobs.attemptWebhook(job.data.id, job.data.attempt), {
+      connection: this.webhookConnection,
+      prefix: `${this.redis.settings.prefix}bull`,
+      concurrency: WEBHOOK_CONCURRENCY,
+      // An attempt whose process died (or stopped) before recording it goes back to the queue once and is made by
+      // another: at least once, as Standard Webhooks expects (the receiver drops a repeated webhook-id). One recorded
+      // already is not made again (attemptWebhook compares the log).
+      maxStalledCount: 1,
+    });
+    this.webhookWorker.on('error', () => {});
     // This process's own heartbeat, for the jobs on its local queue (payload.holder): said before any is submitted.
     const holderKey = this.redis.key('process', this.holder, 'alive');
     const beat = () => this.redis.client.set(holderKey, String(process.pid), 'PX', this.options.heartbeatMs);
@@ -148,8 +180,11 @@ export class RedisJobBackend implements JobBackend {
     // them interrupted. Bounded: BullMQ's close waits for Redis, which may be the thing that is down.
     const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     await bounded(this.worker?.close(true) ?? Promise.resolve());
+    await bounded(this.webhookWorker?.close(true) ?? Promise.resolve());
     await bounded(this.queue.close());
+    await bounded(this.webhookQueue.close());
     this.workerConnection?.disconnect();
+    this.webhookConnection?.disconnect();
     this.queueConnection.disconnect();
     this.subscriber.disconnect();
   }
@@ -184,6 +219,11 @@ export class RedisJobBackend implements JobBackend {
         priority: Math.min(Math.max(1, priority), LOWEST_PRIORITY),
       });
     });
+  }
+
+  scheduleWebhook(id: string, attempt: number, delayMs: number): Promise<void> {
+    // The id names the attempt, so scheduling it twice adds it once (BullMQ keeps the first job of an id).
+    return withRedis(async () => void (await this.webhookQueue.add('webhook', { id, attempt }, { jobId: `h${id}-${attempt}`, delay: Math.max(0, Math.round(delayMs)), removeOnComplete: true, removeOnFail: true })));
   }
 
   held(): Promise<Map<string | null, SharedHeld>> {

@@ -1,17 +1,17 @@
 import { BlockList, isIP } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceError } from '../../errors.js';
 import type { WebhookAllowEntry } from '../../config/webhooks.js';
 import { bareHost, isForbiddenAddress, mappedIpv4, pinnedRequest, resolveHost, type ResolvedAddress } from '../../outbound.js';
 import { webhookSignature } from '../../webhook-signing.js';
 import type { JobRecord, JobWebhook, WebhookDelivery } from './model.js';
-import { currentTraceparent } from '../../tracing.js';
 
 /**
  * Webhooks (docs/webhooks.md): a job's request names a URL (X-Service-Webhook-Url); when the job ends, the process
  * that recorded the end (the store's replaceIf lets one win, across instances) POSTs the job model there, signed
  * as Standard Webhooks asks (webhook-id, webhook-timestamp, webhook-signature `v1,<base64 HMAC-SHA256>` with the
- * owner's `whsec_` secret), retried with exponential backoff, each attempt recorded in the job's record.
+ * owner's `whsec_` secret), retried with exponential backoff, each attempt recorded in the job's record. This class
+ * makes one attempt (send); when attempts are due is the job backend's (JobBackend.scheduleWebhook: durable, and
+ * taken by one process across instances), so a retry outlives the process that made the attempt before it.
  */
 
 /** What the operator allows (config/webhooks.ts) and how hard delivery tries. */
@@ -100,44 +100,50 @@ export class Webhooks {
    * The webhook of a job about to be created, checked (400 WEBHOOK_URL_REFUSED otherwise: no job is created) and
    * its owner's secret made if the owner has none.
    */
-  async accept(hook: { url: string; traceparent?: string }, owner: string | null): Promise<JobWebhook> {
-    await this.target(hook.url);
+  async accept(url: string, owner: string | null): Promise<JobWebhook> {
+    await this.target(url);
     if (owner === null || !this.secrets) throw refused('A webhook is signed with its owner\'s secret: it needs a signed-in user');
     await this.secrets.ensure(owner);
-    // With tracing on, the receiver joins the trace at the creating request's span; off, the client's traceparent as sent.
-    const traceparent = currentTraceparent() ?? hook.traceparent;
-    return { url: hook.url, state: 'pending', ...(traceparent !== undefined ? { traceparent } : {}), deliveries: [] };
+    return { url, state: 'pending', deliveries: [] };
   }
 
   /**
-   * Delivers the ended job's webhook in the background: attempts until one is answered 2xx or the attempts are spent,
-   * `note` told of each (the job's record keeps the log). Never throws; the job's outcome is already recorded.
+   * Attempt number `attempt` of an ended job's webhook: what its delivery log records, the webhook's state after it,
+   * and, while it stays pending, how long to wait before the next one. Undefined when the service closed during the
+   * attempt: nothing is recorded, and the attempt is made again (the job backend's schedule is durable). Never throws.
    */
-  deliver(record: JobRecord, note: (delivery: WebhookDelivery, state: JobWebhook['state']) => Promise<void>): void {
-    if (!record.webhook) return;
-    void this.attempts(record, record.webhook, note).catch(() => {});
+  async send(record: JobRecord, attempt: number): Promise<{ delivery: WebhookDelivery; state: JobWebhook['state']; retryInMs?: number } | undefined> {
+    if (!record.webhook || this.closing.signal.aborted) return undefined;
+    // The body is the job as it ended, the same for every attempt (an ended record changes no more); its delivery log is not part of it.
+    const { webhook, ...ended } = record;
+    const body = JSON.stringify(this.view(ended));
+    const at = new Date();
+    const outcome = await this.attempt(record, webhook, body, at).catch((err: unknown): Awaited<ReturnType<Webhooks['attempt']>> => ({ error: `The attempt failed (${(err as Error).message})` }));
+    if (this.closing.signal.aborted) return undefined;
+    const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+    const last = delivered || outcome.final === true || attempt >= this.policy.attempts;
+    const delivery: WebhookDelivery = { attempt, at: at.toISOString(), ...(outcome.status !== undefined ? { status: outcome.status } : {}), ...(outcome.error !== undefined ? { error: outcome.error } : {}) };
+    return { delivery, state: delivered ? 'delivered' : last ? 'failed' : 'pending', ...(last ? {} : { retryInMs: this.retryDelay(attempt) }) };
   }
 
-  /** Stops deliveries under way (their logs keep the attempts made). */
+  /**
+   * How long from `now` until the next attempt of a pending webhook is due, from its delivery log alone (a restarted
+   * process resumes its predecessor's webhooks so): at once before the first, else the last attempt's time and its backoff.
+   */
+  dueIn(hook: JobWebhook, now = Date.now()): number {
+    const last = hook.deliveries.at(-1);
+    if (!last) return 0;
+    return Math.max(0, Date.parse(last.at) + this.retryDelay(last.attempt) - now);
+  }
+
+  /** Stops the attempts under way (unrecorded: they are made again) and refuses new ones. */
   close(): void {
     this.closing.abort();
   }
 
-  private async attempts(record: JobRecord, hook: JobWebhook, note: (delivery: WebhookDelivery, state: JobWebhook['state']) => Promise<void>): Promise<void> {
-    // The body is the job as it ended, the same for every attempt; its delivery log is not part of it.
-    const { webhook: _webhook, ...ended } = record;
-    const body = JSON.stringify(this.view(ended));
-    for (let attempt = 1; attempt <= this.policy.attempts; attempt++) {
-      if (this.closing.signal.aborted) return;
-      const at = new Date();
-      const outcome = await this.attempt(record, hook, body, at);
-      const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
-      const last = delivered || outcome.final === true || attempt === this.policy.attempts;
-      await note({ attempt, at: at.toISOString(), ...(outcome.status !== undefined ? { status: outcome.status } : {}), ...(outcome.error !== undefined ? { error: outcome.error } : {}) }, delivered ? 'delivered' : last ? 'failed' : 'pending').catch(() => {});
-      if (last) return;
-      const wait = Math.min(MAX_BACKOFF_MS, this.policy.backoffMs * 2 ** (attempt - 1));
-      await sleep(wait, undefined, { signal: this.closing.signal, ref: false }).catch(() => {});
-    }
+  /** The wait after attempt `attempt` failed: PDFSERVICE_WEBHOOK_BACKOFF_MS, doubling each time, at most an hour. */
+  private retryDelay(attempt: number): number {
+    return Math.min(MAX_BACKOFF_MS, this.policy.backoffMs * 2 ** (attempt - 1));
   }
 
   /** One attempt: the URL checked again (the list, or what the name resolves to, may have changed), signed now, sent to the checked address. */
@@ -157,7 +163,7 @@ export class Webhooks {
       'webhook-id': record.id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': webhookSignature(secret, record.id, timestamp, body),
-      ...propagationHeaders(hook),
+      ...propagationHeaders(record),
     };
     const timeout = AbortSignal.timeout(this.policy.timeoutMs);
     try {
@@ -205,9 +211,9 @@ export class Webhooks {
 }
 
 /**
- * Headers that carry the job's trace to the receiver: the W3C traceparent recorded when the job was created (the
+ * Headers that carry the job's trace to the receiver: the job's one recorded W3C traceparent (payload.traceparent: the
  * request's span with tracing on, docs/observability.md; the client's own traceparent otherwise).
  */
-function propagationHeaders(hook: JobWebhook): Record<string, string> {
-  return hook.traceparent !== undefined ? { traceparent: hook.traceparent } : {};
+function propagationHeaders(record: JobRecord): Record<string, string> {
+  return record.payload.traceparent !== undefined ? { traceparent: record.payload.traceparent } : {};
 }
