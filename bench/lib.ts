@@ -324,6 +324,8 @@ export const BUDGETS: Record<string, { full: number; quick: number }> = {
   toolbox: { full: 240, quick: 40 },
   // The chromium loop's 5 rounds of 4 browser starts (about 1 s each idle) and 300 conversions through the pool.
   html: { full: 90, quick: 30 },
+  // 10 rounds of 10 documents each way (with the warm-up), 2 pipeline steps per document: ~70 s at load 13, ~15 s idle.
+  watched: { full: 20, quick: 8 },
   // The 20 documents (33 pages) through 6 tools, 2 repetitions; LibreOffice's start a document and the Python peers
   // (PyMuPDF4LLM's layout model) take most of it: 1,227 s at load 15 to 20 (2026-12-01), of the order of 150 s idle
   // scaled by load / 2 cores. The corpus' generation (about 40 s, once, then cached) not counted.

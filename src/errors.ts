@@ -9,6 +9,7 @@ export const ERROR_CATALOG = {
   VERSION_READ_ONLY: { status: 400, title: 'A document version is read-only: versionId is for reads (restore it to write)' },
   INVALID_PATH: { status: 400, title: 'The path is not a valid document or folder path' },
   INVALID_ACTION: { status: 400, title: 'The action body must name exactly one known action' },
+  WATCH_CYCLE: { status: 400, title: 'The watched folder\'s target would make outputs arrive again for ever (a cycle through watched folders)' },
   PIPELINE_STEP_INVALID: { status: 400, title: 'A step of the pipeline is refused by its action (the problem names the step and carries the action\'s own problem)' },
   MALFORMED_XML: { status: 400, title: 'The XML body is not well-formed or uses forbidden constructs' },
   MALFORMED_JSON: { status: 400, title: 'The JSON body is not well-formed' },
@@ -61,6 +62,7 @@ export const ERROR_CATALOG = {
   JOB_RESULT_NOT_FOUND: { status: 404, title: 'The job has no result file' },
   PROFILE_NOT_FOUND: { status: 404, title: 'No such optimize profile' },
   // Pipelines (docs/pipelines.md).
+  WATCHED_FOLDER_NOT_FOUND: { status: 404, title: 'No such watched folder of the user' },
   PIPELINE_NOT_FOUND: { status: 404, title: 'No such pipeline (or version of it) that the user may see' },
   ANNOTATION_NOT_FOUND: { status: 404, title: 'No such annotation' },
   ATTACHMENT_NOT_FOUND: { status: 404, title: 'No such attachment (or the FileAttachment annotation has no embedded file)' },

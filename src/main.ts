@@ -9,6 +9,7 @@ import { createOperations } from './operations/index.js';
 import type { AnyAction } from './operations/actions/runner.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
 import { FilePipelineStore } from './operations/pipelines/store.js';
+import { FileWatchStore } from './operations/watched/store.js';
 import { meteredStores } from './storage/metered-store.js';
 import { startEngine } from './start/engine.js';
 import { startJobWorker } from './start/job-worker.js';
@@ -53,6 +54,8 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
     profiles: shared.profiles ?? (await FileProfileStore.open(config.dataDir)),
     // A worker runs pipelines' jobs from what their prepare kept, and reads no pipeline.
     pipelines: shared.pipelines ?? (mode === 'worker' ? undefined : await FilePipelineStore.open(config.dataDir)),
+    // A worker watches nothing: arrivals are seen by the instance that writes them (its jobs' writes are announced there too).
+    ...(mode === 'service' ? { watched: { store: shared.watched ?? (await FileWatchStore.open(config.dataDir)), settings: { attempts: config.watchAttempts, retryMs: config.watchRetryMs } } } : {}),
     textPrefetchMaxBytes: config.textPrefetchMaxBytes,
     jobs,
     web: webPolicy(config),

@@ -10,6 +10,9 @@ export interface JobSettings {
   jobHeartbeatMs: number;
   /** With Redis: whether this instance runs jobs from the shared queue, or only queues them for workers. */
   runJobs: boolean;
+  /** Watched folders (docs/watched-folders.md): attempts of one arrival, and the wait before the second (doubling after). */
+  watchAttempts: number;
+  watchRetryMs: number;
 }
 
 export const JOBS: SettingsFeature<JobSettings> = {
@@ -59,6 +62,19 @@ export const JOBS: SettingsFeature<JobSettings> = {
       doc: 'With `PDFSERVICE_REDIS_URL`: whether this instance runs background jobs from the shared queue; `false`: it only queues them for other instances and `npm run worker` processes (jobs on uploaded files still run on the instance that received them; [docs/jobs.md](docs/jobs.md))',
       default: true,
       parse: boolean,
+    },
+    watchAttempts: {
+      env: 'PDFSERVICE_WATCH_ATTEMPTS',
+      doc: 'Watched folders ([docs/watched-folders.md](docs/watched-folders.md)): how many times a document that arrived is run through the pipeline when its runs fail; then its run is recorded `failed` and left alone',
+      default: 3,
+      parse: integer(1, 20),
+    },
+    watchRetryMs: {
+      env: 'PDFSERVICE_WATCH_RETRY_MS',
+      doc: "Watched folders: the wait after a failed run before the next attempt; it doubles after each one (30 s, 60 s, 120 s...). Also the wait before trying again to queue a run when the job queue was full (not counted as an attempt)",
+      shown: '`30000` (30 s)',
+      default: 30_000,
+      parse: integer(100, 86_400_000),
     },
   },
 };

@@ -54,6 +54,7 @@ import { registerPreflightRoutes } from './routes/preflight.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
 import { registerOptimizeProfileRoutes } from './routes/optimize-profiles.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
+import { registerWatchedFolderRoutes } from './routes/watched-folders.js';
 import { BINARY_UPLOAD_TYPES, OFFICE_UPLOAD_TYPES, XFDF_BODY_TYPES } from './uploads.js';
 import { registerConnectionLimits, serverTimeouts } from './connection-limits.js';
 import { problemSchema } from './schemas/common.js';
@@ -225,6 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerPreflightRoutes(api, deps);
     registerOptimizeProfileRoutes(api, deps);
     registerPipelineRoutes(api, deps);
+    registerWatchedFolderRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   addMethodNotAllowedRoutes();

@@ -156,6 +156,10 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /pipelines/:pipelineName': 'getPipeline',
   'PUT /pipelines/:pipelineName': 'putPipeline',
   'DELETE /pipelines/:pipelineName': 'deletePipeline',
+  'GET /watched-folders': 'listWatchedFolders',
+  'GET /watched-folders/:watchName': 'getWatchedFolder',
+  'PUT /watched-folders/:watchName': 'putWatchedFolder',
+  'DELETE /watched-folders/:watchName': 'deleteWatchedFolder',
 };
 
 function operationId(method: string, path: string): string {
@@ -263,6 +267,7 @@ function pathParams(params: Json | undefined): Json | undefined {
   if (properties.folderPath) properties.folderPath = { ...properties.folderPath, ...PATH_SCHEMAS.folder };
   if (properties.profileName) properties.profileName = { ...properties.profileName, ...PATH_SCHEMAS.name };
   if (properties.pipelineName) properties.pipelineName = { ...properties.pipelineName, ...PATH_SCHEMAS.name };
+  if (properties.watchName) properties.watchName = { ...properties.watchName, ...PATH_SCHEMAS.name };
   // The route takes any text so that a non-number is 404 PAGE_OUT_OF_RANGE; the URL names a page by its number.
   if (properties.pageIndex) properties.pageIndex = { type: 'integer', minimum: 0, description: properties.pageIndex.description, examples: [0] };
   return { ...params, properties };

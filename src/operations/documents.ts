@@ -172,6 +172,14 @@ export class DocumentOperations {
     return this.announce(written, ctx);
   }
 
+  /**
+   * Tells the write listeners of a document that came back from the trash (the store moved it back itself, with its
+   * versions): to them it is a new document at `path`, as any write that creates one (a watched folder's arrival).
+   */
+  restoredFromTrash(path: StoredPath, stat: DocumentStat, ctx: OperationContext): void {
+    this.announce({ path, created: true, stat, record: { by: ctx.principal?.username ?? null, operation: 'trash-restore', requestId: ctx.requestId ?? null, jobId: null, pageCount: null, replaced: null } }, ctx);
+  }
+
   /** The document's stat, or null when there is none at `path` (for the user of `ctx`). */
   find(path: StoredPath, ctx: OperationContext): Promise<DocumentStat | null> {
     if (ctx.versionId !== undefined) return this.versionStat(path, { ...ctx, versionId: ctx.versionId });

@@ -19,6 +19,8 @@ import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import { PipelineOperations } from './pipelines/pipelines.js';
 import { MemoryPipelineStore, type PipelineStore } from './pipelines/store.js';
+import { MemoryWatchStore, type WatchStore } from './watched/store.js';
+import { WatchedFolderOperations, type WatchSettings } from './watched/watched.js';
 import type { JobStore } from './jobs/store.js';
 import { PageOperations } from './pages.js';
 import { TrashOperations } from './trash.js';
@@ -61,6 +63,8 @@ export interface Operations {
   optimizeProfiles: OptimizeProfileOperations;
   /** Stored pipelines, per user and versioned (docs/pipelines.md); PipelineAction runs them. */
   pipelines: PipelineOperations;
+  /** Folders bound to pipelines: every document arriving runs one (docs/watched-folders.md); idle without jobs. */
+  watched: WatchedFolderOperations;
   /** Background jobs (docs/jobs.md); absent until a job store is given, and then actions run inline only. */
   jobs?: JobOperations;
   /** The external programs' availability and versions (for /health; the first call runs their version probes). */
@@ -69,7 +73,7 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), pipelines = new MemoryPipelineStore(), extraActions = [], web, webhooks }: {
+export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), pipelines = new MemoryPipelineStore(), watched = {}, extraActions = [], web, webhooks }: {
   /** The store of each user (sharedStores for a store without users of its own): every document operation resolves it from its context. */
   stores: DocumentStores;
   pool: EnginePool;
@@ -81,6 +85,8 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   profiles?: OptimizeProfileStore;
   /** Where pipelines are kept (main.ts: a file under the data folder, or Redis); by default in memory. */
   pipelines?: PipelineStore;
+  /** Where watched folders' bindings and runs are kept (main.ts: a file under the data folder, or Redis), and their retries. */
+  watched?: { store?: WatchStore; settings?: WatchSettings };
   /** Test-only actions beside the registry (start()'s StartOptions); production passes none. */
   extraActions?: readonly AnyAction[];
   /** What web pages by URL may fetch (config: PDFSERVICE_URL_*); absent or an empty allow-list: they are off. */
@@ -99,6 +105,8 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   const actions = new ActionRunner(documents, tools, optimizeProfiles, extraActions, pipelines);
   // One place for the files jobs produce: a one-shot's result and an action's file answer, swept with their records.
   const resultFiles = jobs?.resultFiles ?? new MemoryResultFiles();
+  const pipelineOperations = new PipelineOperations(pipelines, actions);
+  const jobOperations = jobs ? new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, resultFiles, webhooks ? new Webhooks(webhooks.policy, webhooks.secrets, webhooks.view) : undefined) : undefined;
   return {
     documents,
     uploads,
@@ -119,8 +127,9 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     actions,
     oneshot: new OneShotOperations(pool, tools, actions, resultFiles, web),
     optimizeProfiles,
-    pipelines: new PipelineOperations(pipelines, actions),
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, resultFiles, webhooks ? new Webhooks(webhooks.policy, webhooks.secrets, webhooks.view) : undefined) } : {}),
+    pipelines: pipelineOperations,
+    watched: new WatchedFolderOperations(watched.store ?? new MemoryWatchStore(), documents, folders, pipelineOperations, jobOperations, watched.settings ?? { attempts: 3, retryMs: 30_000 }),
+    ...(jobOperations ? { jobs: jobOperations } : {}),
     tools,
     engineStats: () => pool.stats,
   };

@@ -101,6 +101,7 @@ export class TrashOperations {
       await this.documents.locked(target, ctx, () => trash.restore(id, target));
       const stat = await this.documents.find(target, ctx);
       if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${target.toString()}`); // deleted again meanwhile
+      this.documents.restoredFromTrash(target, stat, ctx);
       return { kind: 'document', model: documentModel(target, stat) };
     }
     await trash.restore(id, target);

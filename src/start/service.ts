@@ -65,6 +65,12 @@ export async function startService(
     app.log.info({ ...shared.imported, dataDir: config.dataDir }, 'copied the data folder\'s users, API tokens and optimize profiles into Redis, which had none');
   }
   await keepJobRecords(operations, log);
+  // Watched folders' runs go as their binders with the rights those have now; what was missed while down is picked up.
+  operations.watched.attach(
+    (username) => auth.users.get(username).then((user) => user.rights, () => undefined),
+    (err, what) => app.log.error({ err }, `watched folders: ${what} failed`),
+  );
+  await operations.watched.start();
   const stopRetention = await keepRetention(config, shared, documentStore, log);
   if (generatedAdminPassword) {
     // Printed once, on the console only, so the operator can log in the first time. Written
@@ -105,6 +111,7 @@ export async function startService(
     url,
     stop: async () => {
       await app.close();
+      operations.watched.close();
       await stopRetention?.();
       await operations.jobs?.close();
       await tools.close();

@@ -5,6 +5,7 @@ import type { UserStore } from '../auth/users.js';
 import type { TokenStore } from '../auth/tokens.js';
 import type { OptimizeProfileStore } from '../operations/optimize/store.js';
 import type { PipelineStore } from '../operations/pipelines/store.js';
+import type { WatchStore } from '../operations/watched/store.js';
 import { Sealer } from '../secrets.js';
 // ioredis and the Redis stores are imported only when PDFSERVICE_REDIS_URL is set (see start/stores.ts).
 import type { RedisConnection } from '../redis.js';
@@ -21,6 +22,8 @@ export interface SharedState {
   tokenStore?: (users: UserStore) => TokenStore;
   profiles?: OptimizeProfileStore;
   pipelines?: PipelineStore;
+  /** Watched folders' bindings and runs (docs/watched-folders.md). */
+  watched?: WatchStore;
   /** What was copied from the data folder into Redis at this start. */
   imported?: Imported;
 }
@@ -35,7 +38,7 @@ export interface SharedState {
  */
 export async function openSharedState(config: Config, mode: 'service' | 'worker'): Promise<SharedState> {
   if (!config.redisUrl) return {};
-  const [{ connectRedis }, { RedisProfileStore }, { RedisUserStore }, { RedisTokenStore }, { RedisSessionStore }, { RedisLoginThrottle }, { importLocalState }, { RedisPipelineStore }] = await Promise.all([
+  const [{ connectRedis }, { RedisProfileStore }, { RedisUserStore }, { RedisTokenStore }, { RedisSessionStore }, { RedisLoginThrottle }, { importLocalState }, { RedisPipelineStore }, { RedisWatchStore }] = await Promise.all([
     import('../redis.js'),
     import('../operations/optimize/redis-store.js'),
     import('../auth/redis-users.js'),
@@ -44,6 +47,7 @@ export async function openSharedState(config: Config, mode: 'service' | 'worker'
     import('../auth/redis-throttle.js'),
     import('./redis-import.js'),
     import('../operations/pipelines/redis-store.js'),
+    import('../operations/watched/redis-store.js'),
   ]);
   let redis: RedisConnection;
   try {
@@ -68,6 +72,7 @@ export async function openSharedState(config: Config, mode: 'service' | 'worker'
       tokenStore: () => tokenStore,
       profiles,
       pipelines: new RedisPipelineStore(redis),
+      watched: new RedisWatchStore(redis),
       imported,
       ...(sealer ? { sealer } : {}),
       sessionStore: new RedisSessionStore(redis, limits, sealer),

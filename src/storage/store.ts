@@ -305,8 +305,9 @@ export interface DocumentTrash {
 
 /** The record of a write with `options` that replaced `replaced` (null: created the document). */
 export function writeRecord(options: WriteOptions, replaced: string | null): WriteRecord {
-  const { by, operation } = options.provenance ?? UNNAMED_WRITE;
-  return { by, operation, replaced };
+  const { by, operation, jobId } = options.provenance ?? UNNAMED_WRITE;
+  // The job that wrote, for the write's listeners (a watched folder tells an in-place run's own write from an arrival).
+  return { by, operation, replaced, ...(jobId ? { jobId } : {}) };
 }
 
 /** An upload received into the store's staging area before it is validated and committed. */

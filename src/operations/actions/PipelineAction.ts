@@ -6,13 +6,18 @@ import type { PreparedStep } from './runner.js';
 import type { ActionDefinition } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
+/** How a pipeline is named where it is run: by this action, and by a watched folder's binding (http/schemas/watched-folders.ts). */
+export const PIPELINE_REF_SCHEMAS = {
+  name: { type: 'string', minLength: 1, description: 'The pipeline to run (GET /pipelines lists those the caller sees)' },
+  owner: { type: 'string', minLength: 1, description: 'Whose pipeline: absent, the caller\'s own; another user\'s when it is shared (or the caller is an admin)' },
+  version: { type: 'integer', minimum: 1, description: 'The pipeline version to run; absent: the newest' },
+} as const;
+
 const schema = {
   type: 'object',
   properties: {
     ...OUTPUT_PARAM_SCHEMAS,
-    name: { type: 'string', minLength: 1, description: 'The pipeline to run (GET /pipelines lists those the caller sees)' },
-    owner: { type: 'string', minLength: 1, description: 'Whose pipeline: absent, the caller\'s own; another user\'s when it is shared (or the caller is an admin)' },
-    version: { type: 'integer', minimum: 1, description: 'The pipeline version to run; absent: the newest' },
+    ...PIPELINE_REF_SCHEMAS,
   },
   required: ['name'],
   additionalProperties: false,

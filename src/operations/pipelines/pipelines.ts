@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CATALOG, ServiceError } from '../../errors.js';
-import { checkName } from '../../storage/paths.js';
+import { checkName, type StoredPath } from '../../storage/paths.js';
 import { matchesEtag } from '../../storage/store.js';
-import type { ActionRunner } from '../actions/runner.js';
+import type { ActionRunner, PreparedAction } from '../actions/runner.js';
 import type { OperationContext } from '../context.js';
 import { MAX_STEPS } from '../oneshot.js';
 import type { PipelineRecord, PipelineStore, PipelineVersion } from './store.js';
@@ -102,7 +102,7 @@ export async function readPipeline(store: PipelineStore, ctx: OperationContext, 
  * Stored pipelines (docs/pipelines.md): named lists of action steps, kept per user and versioned. A step is
  * validated when saved by the action runner's own parsing and the action's own prepare (ActionRunner.prepareStep,
  * as a one-shot's steps are), so the rules live once, in the actions. Running is PipelineAction, an action like the
- * others (operations/actions/PipelineAction.ts); `runOn` is the one entry point for running a pipeline on a stored
+ * others (operations/actions/PipelineAction.ts); `prepareRun` is the one entry point for running a pipeline on a stored
  * document from elsewhere in the service (a watched folder).
  */
 export class PipelineOperations {
@@ -174,11 +174,13 @@ export class PipelineOperations {
   }
 
   /**
-   * Runs the pipeline on a stored document, inline, as `POST /documents/{path}.pdf` with `{"PipelineAction": ...}`
-   * does: the one function a watched folder would call. All steps or none: one new version at the end.
+   * The pipeline prepared as PipelineAction on a stored document, as `POST /documents/{path}.pdf` with
+   * `{"PipelineAction": ...}` prepares it (every 4xx decided now): the one entry point for running a pipeline from
+   * elsewhere in the service. A watched folder submits it as a job (watched/watched.ts). All steps or none: one new
+   * version at the end.
    */
-  async runOn(document: Parameters<ActionRunner['run']>[0], pipeline: { name: string; owner?: string; version?: number; savePath?: string }, ctx: OperationContext) {
-    return this.actions.run(document, { PipelineAction: { ...pipeline } }, 'document', [], ctx);
+  prepareRun(document: StoredPath, pipeline: { name: string; owner?: string; version?: number; savePath?: string; namingMode?: 0 | 1 | 2 }, ctx: OperationContext): Promise<PreparedAction> {
+    return this.actions.prepare(document, { PipelineAction: { ...pipeline } }, 'document', [], ctx);
   }
 
   /** Each step checked by the runner, as stored: the action's key and its validated parameters, defaults filled in. */

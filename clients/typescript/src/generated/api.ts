@@ -1293,6 +1293,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/watched-folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List watched folders
+         * @description The caller's watched folders by name (an admin: ?owner='s), each with its newest runs. A watched folder belongs to the user who bound it, and its runs go as that user (GET, POST and PUT are needed at bind and at each run); an admin reads and deletes others' with ?owner=. See docs/watched-folders.md.
+         */
+        get: operations["listWatchedFolders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdfservice/v1/watched-folders/{watchName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a watched folder and its recent runs
+         * @description The binding and its newest runs, newest first (document, version, job, state, times, output, the last problem). 404 WATCHED_FOLDER_NOT_FOUND. A watched folder belongs to the user who bound it, and its runs go as that user (GET, POST and PUT are needed at bind and at each run); an admin reads and deletes others' with ?owner=. See docs/watched-folders.md.
+         */
+        get: operations["getWatchedFolder"];
+        /**
+         * Bind a folder to a pipeline
+         * @description 201 with Location when made, 200 when bound again (its runs kept). From then on every document arriving in the folder (any upload or conversion, a copy, a restore from the trash) runs the pipeline once as a job, as the caller. 404 PIPELINE_NOT_FOUND, 404 FOLDER_NOT_FOUND; 400 WATCH_CYCLE when outputs would arrive again for ever. Body as JSON or XML <WatchedFolder>. A watched folder belongs to the user who bound it, and its runs go as that user (GET, POST and PUT are needed at bind and at each run); an admin reads and deletes others' with ?owner=. See docs/watched-folders.md.
+         */
+        put: operations["putWatchedFolder"];
+        post?: never;
+        /**
+         * Unbind a watched folder
+         * @description 204: nothing arriving runs any more; its runs' records go with it (their jobs stay in GET /jobs). A watched folder belongs to the user who bound it, and its runs go as that user (GET, POST and PUT are needed at bind and at each run); an admin reads and deletes others' with ?owner=. See docs/watched-folders.md.
+         */
+        delete: operations["deleteWatchedFolder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4138,6 +4186,93 @@ export interface components {
             description?: string;
             /** @description Shared with every user (admins only); absent: false */
             shared?: boolean;
+        };
+        /**
+         * WatchedFolderModel
+         * @description WatchedFolderModel (XML: <WatchedFolder>): a binding with its newest 100 runs, newest first.
+         */
+        WatchedFolderModel: {
+            name: string;
+            /** @description The binder: runs go as this user */
+            owner: string;
+            folder: string;
+            pipeline: {
+                /** @description The pipeline to run (GET /pipelines lists those the caller sees) */
+                name: string;
+                /** @description Whose pipeline: absent, the caller's own; another user's when it is shared (or the caller is an admin) */
+                owner?: string;
+                /** @description The pipeline version to run; absent: the newest */
+                version?: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Where outputs go; absent when inPlace */
+            target?: string;
+            /** @description Outputs are new versions of the documents that arrived */
+            inPlace: boolean;
+            /** Format: date-time */
+            created: string;
+            /** @description Runs kept (at most 1,000); `runs` lists the newest of them */
+            runCount: number;
+            runs: {
+                /** @description The document that arrived */
+                document: string;
+                /** @description The version that arrived */
+                etag: string;
+                /**
+                 * @description queued: its job waits or runs; retrying: an attempt failed, the next waits for nextAttempt; succeeded; failed: every attempt failed (or the document changed meanwhile), left alone
+                 * @enum {string}
+                 */
+                state: "queued" | "retrying" | "succeeded" | "failed";
+                attempts: number;
+                /** @description The last attempt's job (GET /jobs/{id}) */
+                jobId?: string;
+                /** @description Every attempt's job, oldest first */
+                jobIds: string[];
+                /**
+                 * Format: date-time
+                 * @description When the arrival was claimed
+                 */
+                started: string;
+                /**
+                 * Format: date-time
+                 * @description When the last attempt ended
+                 */
+                ended?: string;
+                /** Format: date-time */
+                nextAttempt?: string;
+                /** @description The document written (absent when the pipeline changed nothing) */
+                output?: string;
+                /** @description The last attempt's problem document */
+                error?: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        /**
+         * WatchedFoldersModel
+         * @description WatchedFoldersModel (XML: <WatchedFolders> holding one <WatchedFolder> each): the caller's bindings by name.
+         */
+        WatchedFoldersModel: {
+            watchedFolders: components["schemas"]["WatchedFolderModel"][];
+        };
+        /**
+         * WatchedFolderRequest
+         * @description WatchedFolder (XML: <WatchedFolder>) to bind: every document arriving in `folder` runs `pipeline` as the binder, its output written to `target` under the same name (absent: in place, as a new version). See docs/watched-folders.md.
+         */
+        WatchedFolderRequest: {
+            /** @description The watched folder, as savePath names one ("inbox", "scans/2026"); only documents directly in it arrive */
+            folder: string;
+            pipeline: {
+                /** @description The pipeline to run (GET /pipelines lists those the caller sees) */
+                name: string;
+                /** @description Whose pipeline: absent, the caller's own; another user's when it is shared (or the caller is an admin) */
+                owner?: string;
+                /** @description The pipeline version to run; absent: the newest */
+                version?: number;
+            };
+            /** @description The folder outputs go to (made when missing); absent: in place. A target from which watched folders lead back here is 400 WATCH_CYCLE */
+            target?: string;
         };
     };
     responses: never;
@@ -20205,6 +20340,377 @@ export interface operations {
             path: {
                 /** @description The pipeline name: one path segment (no "/", "\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive */
                 pipelineName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWatchedFolders: {
+        parameters: {
+            query?: {
+                /** @description Whose binding (admins only; others see their own) */
+                owner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WatchedFoldersModel (XML: <WatchedFolders> holding one <WatchedFolder> each): the caller's bindings by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchedFoldersModel"];
+                    "application/xml": components["schemas"]["WatchedFoldersModel"];
+                    "text/xml": components["schemas"]["WatchedFoldersModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWatchedFolder: {
+        parameters: {
+            query?: {
+                /** @description Whose binding (admins only; others see their own) */
+                owner?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The watched folder's name: one path segment (no "/", "\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive */
+                watchName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WatchedFolderModel (XML: <WatchedFolder>): a binding with its newest 100 runs, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchedFolderModel"];
+                    "application/xml": components["schemas"]["WatchedFolderModel"];
+                    "text/xml": components["schemas"]["WatchedFolderModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putWatchedFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The watched folder's name: one path segment (no "/", "\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive */
+                watchName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchedFolderRequest"];
+                "application/xml": {
+                    /** @description The watched folder, as savePath names one ("inbox", "scans/2026"); only documents directly in it arrive */
+                    folder: string;
+                    pipeline: {
+                        /** @description The pipeline to run (GET /pipelines lists those the caller sees) */
+                        name: string;
+                        /** @description Whose pipeline: absent, the caller's own; another user's when it is shared (or the caller is an admin) */
+                        owner?: string;
+                        /** @description The pipeline version to run; absent: the newest */
+                        version?: number;
+                    };
+                    /** @description The folder outputs go to (made when missing); absent: in place. A target from which watched folders lead back here is 400 WATCH_CYCLE */
+                    target?: string;
+                };
+                "text/xml": {
+                    /** @description The watched folder, as savePath names one ("inbox", "scans/2026"); only documents directly in it arrive */
+                    folder: string;
+                    pipeline: {
+                        /** @description The pipeline to run (GET /pipelines lists those the caller sees) */
+                        name: string;
+                        /** @description Whose pipeline: absent, the caller's own; another user's when it is shared (or the caller is an admin) */
+                        owner?: string;
+                        /** @description The pipeline version to run; absent: the newest */
+                        version?: number;
+                    };
+                    /** @description The folder outputs go to (made when missing); absent: in place. A target from which watched folders lead back here is 400 WATCH_CYCLE */
+                    target?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description WatchedFolderModel (XML: <WatchedFolder>): a binding with its newest 100 runs, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchedFolderModel"];
+                    "application/xml": components["schemas"]["WatchedFolderModel"];
+                    "text/xml": components["schemas"]["WatchedFolderModel"];
+                };
+            };
+            /** @description WatchedFolderModel (XML: <WatchedFolder>): a binding with its newest 100 runs, newest first. */
+            201: {
+                headers: {
+                    /** @description URL of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchedFolderModel"];
+                    "application/xml": components["schemas"]["WatchedFolderModel"];
+                    "text/xml": components["schemas"]["WatchedFolderModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWatchedFolder: {
+        parameters: {
+            query?: {
+                /** @description Whose binding (admins only; others see their own) */
+                owner?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The watched folder's name: one path segment (no "/", "\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive */
+                watchName: string;
             };
             cookie?: never;
         };

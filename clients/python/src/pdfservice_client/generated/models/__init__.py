@@ -656,6 +656,14 @@ from .version_change import VersionChange
 from .version_model import VersionModel
 from .versions_model import VersionsModel
 from .visual_change import VisualChange
+from .watched_folder_model import WatchedFolderModel
+from .watched_folder_model_pipeline import WatchedFolderModelPipeline
+from .watched_folder_model_runs_item import WatchedFolderModelRunsItem
+from .watched_folder_model_runs_item_error import WatchedFolderModelRunsItemError
+from .watched_folder_model_runs_item_state import WatchedFolderModelRunsItemState
+from .watched_folder_request import WatchedFolderRequest
+from .watched_folder_request_pipeline import WatchedFolderRequestPipeline
+from .watched_folders_model import WatchedFoldersModel
 from .webhook_secret_model import WebhookSecretModel
 
 __all__ = (
@@ -1315,5 +1323,13 @@ __all__ = (
     "VersionModel",
     "VersionsModel",
     "VisualChange",
+    "WatchedFolderModel",
+    "WatchedFolderModelPipeline",
+    "WatchedFolderModelRunsItem",
+    "WatchedFolderModelRunsItemError",
+    "WatchedFolderModelRunsItemState",
+    "WatchedFolderRequest",
+    "WatchedFolderRequestPipeline",
+    "WatchedFoldersModel",
     "WebhookSecretModel",
 )
