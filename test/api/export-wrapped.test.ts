@@ -65,15 +65,34 @@ section + section { page-break-before: always }
 <section><h1>Figures</h1><p>Figures set tight.</p>${tableHtml(FIGURES, 'tight')}<p>The end.</p></section>
 </body></html>`;
 
-/** A Word table without borders (no tblBorders, no table style), its columns narrow enough for the long texts to wrap. */
+/**
+ * A short table whose last row's first cell is the widest line of its column, with a short paragraph right under it
+ * (no spacing): "End." would not fit beside "Large washers and nuts" in the widest line, as a wrapped line would not.
+ */
+const ITEMS = [
+  ['Item', 'Qty', 'Note'],
+  ['Bolts', '10', 'Steel'],
+  ['Large washers and nuts', '20', 'Zinc'],
+];
+
+/** A Word table without borders (no tblBorders, no table style). */
+const wordTable = (rows: string[][], widths: number[]) =>
+  '<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/></w:tblPr><w:tblGrid>' +
+  widths.map((w) => `<w:gridCol w:w="${w}"/>`).join('') +
+  '</w:tblGrid>' +
+  rows.map((row) => `<w:tr>${row.map((cell) => `<w:tc>${paragraph(cell)}</w:tc>`).join('')}</w:tr>`).join('') +
+  '</w:tbl>';
+
+/** A paragraph between the two Word tables, across their columns (docs/export.md: a short one there is not handled). */
+const CLOSING = 'That is all for this year: the second table lists the small parts ordered for the repairs.';
+
+/** The projects' columns narrow enough for the long texts to wrap. */
 const WORD = docx(
   paragraph('The projects of the year follow.') +
-    '<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/></w:tblPr><w:tblGrid>' +
-    [2600, 2400, 1200, 3000].map((w) => `<w:gridCol w:w="${w}"/>`).join('') +
-    '</w:tblGrid>' +
-    PROJECTS.map((row) => `<w:tr>${row.map((cell) => `<w:tc>${paragraph(cell)}</w:tc>`).join('')}</w:tr>`).join('') +
-    '</w:tbl>' +
-    paragraph('That is all for this year.'),
+    wordTable(PROJECTS, [2600, 2400, 1200, 3000]) +
+    paragraph(CLOSING) +
+    wordTable(ITEMS, [3000, 3000, 3000]) +
+    paragraph('End.'),
 );
 
 /** The tables of a DOCX as python-docx reads them, cell texts row by row. */
@@ -126,16 +145,16 @@ describe('export of tables without rules whose cells wrap', { skip: existsSync(C
     assert.deepEqual(docxTables(reply.bytes), [PROJECTS, PROJECTS, PROJECTS, FIGURES]);
     const fromWord = await call(server, 'GET', `${word}/export?format=docx`);
     assert.equal(fromWord.status, 200, fromWord.text);
-    assert.deepEqual(docxTables(fromWord.bytes), [PROJECTS]);
+    assert.deepEqual(docxTables(fromWord.bytes), [PROJECTS, ITEMS]);
   });
 
-  test('JSON: the paragraphs around each table stay paragraphs', async () => {
+  test('JSON: the paragraphs around each table stay paragraphs, a short one right under a table too', async () => {
     const reply = await call(server, 'GET', `${word}/export`);
     assert.equal(reply.status, 200, reply.text);
     const blocks = (reply.json() as { pages: { blocks: { type: string; text?: string; rows?: { text: string }[][] }[] }[] }).pages[0]!.blocks;
     assert.deepEqual(
       blocks.map((b) => (b.type === 'table' ? b.rows!.map((r) => r.map((c) => c.text)) : `${b.type}:${b.text}`)),
-      ['paragraph:The projects of the year follow.', PROJECTS, 'paragraph:That is all for this year.'],
+      ['paragraph:The projects of the year follow.', PROJECTS, `paragraph:${CLOSING}`, ITEMS, 'paragraph:End.'],
     );
   });
 

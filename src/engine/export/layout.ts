@@ -319,11 +319,13 @@ const inColumnsOf = (row: Line[], xpos: number[]) =>
  *   so that rows set apart by cell padding are not joined;
  * - and it does not have text in exactly the (two or more) columns of the table row so far: a row of lines as full as
  *   the row above is the next row (a table of single numbers, each as wide as its column, passes the fit test);
- * - or, with no column in common, it overlaps the table row so far (a cell centred beside a taller one).
- * The answer is the table rows' extents (top, bottom), top to bottom, and whether each holds a row of lines of
- * several cells (one that does not may be a paragraph's lines under the table).
+ * - or, with no column in common, it overlaps the table row so far (a cell centred beside a taller one);
+ * - and, under the run's last row of several cells, it has no text in the first column.
+ * The answer is the table rows top to bottom: their extents (top, bottom), the rows of lines they take (`from`, `to`
+ * in the run), and whether each holds a row of lines of several cells (one that does not is a line of text between
+ * or under tables).
  */
-function tableRowsOf(run: Line[][], xpos: number[], size: number, maybe: Set<Line[]>): { extent: [number, number]; cells: boolean }[] {
+function tableRowsOf(run: Line[][], xpos: number[], size: number, maybe: Set<Line[]>): { extent: [number, number]; cells: boolean; from: number; to: number }[] {
   const pieces = run.map((row) => piecesOf(row, xpos));
   const widest = new Map<number, number>();
   for (const p of pieces) for (const [c, piece] of p) widest.set(c, Math.max(widest.get(c) ?? 0, piece.x1 - piece.x0));
@@ -336,8 +338,9 @@ function tableRowsOf(run: Line[][], xpos: number[], size: number, maybe: Set<Lin
     pitches.push(...columnTops.slice(1).map((t, i) => t - columnTops[i]!));
   }
   const pitch = Math.min(Infinity, ...pitches.filter((d) => d >= 0.8 * size)) + 0.2 * size;
-  const out: { extent: [number, number]; cells: boolean }[] = [];
+  const out: { extent: [number, number]; cells: boolean; from: number; to: number }[] = [];
   let last: Map<number, ColumnPiece> = new Map();
+  const lastCells = run.findLastIndex((row) => !maybe.has(row));
   run.forEach((row, i) => {
     const top = tops[i]!;
     const bottom = Math.max(...row.map((l) => l.box[3]));
@@ -350,13 +353,17 @@ function tableRowsOf(run: Line[][], xpos: number[], size: number, maybe: Set<Lin
       const below = here.get(c)!;
       return above.x1 - above.x0 + MIN_SPACE * size + below.first > widest.get(c)! && below.top - above.top <= pitch;
     });
-    const continues = current !== undefined && (shared.length > 0 ? wraps && !sameColumns : top < current.extent[1] - 0.1 * size);
+    // Under the last row of several cells, a line in the first column is the text below the table (it starts where
+    // the table does, and the line above may be the column's widest: the fit test cannot tell).
+    const below = i > lastCells && here.has(0);
+    const continues = current !== undefined && !below && (shared.length > 0 ? wraps && !sameColumns : top < current.extent[1] - 0.1 * size);
     if (continues) {
       current.extent[1] = Math.max(current.extent[1], bottom);
       current.cells ||= !maybe.has(row);
+      current.to = i + 1;
       for (const [c, piece] of here) last.set(c, piece);
     } else {
-      out.push({ extent: [top, bottom], cells: !maybe.has(row) });
+      out.push({ extent: [top, bottom], cells: !maybe.has(row), from: i, to: i + 1 });
       last = new Map(here);
     }
   });
@@ -413,9 +420,14 @@ function alignedGrids(lines: Line[]): Grid[] {
       runs.unshift(run.slice(0, outside), run.slice(outside + 1));
       continue;
     }
-    // Rows of one cell after the table's last row that continue none of its cells are the text below it.
+    // A row of one cell that continues no table row is a line of text between tables, or under one: the run ends
+    // before it and starts again after it (the rows left are looked at again, their columns their own).
     const tableRows = tableRowsOf(run, xpos, em, maybe);
-    while (tableRows.length && !tableRows[tableRows.length - 1]!.cells) tableRows.pop();
+    const text = tableRows.find((r) => !r.cells);
+    if (text) {
+      runs.unshift(run.slice(0, text.from), run.slice(text.to));
+      continue;
+    }
     const extents = tableRows.map((r) => r.extent);
     const ypos = [extents[0]![0], ...extents.slice(1).map((e, i) => (extents[i]![1] + e[0]) / 2), extents[extents.length - 1]![1]];
     grids.push({ xpos, ypos, ruled: false });
