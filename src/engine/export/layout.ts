@@ -2,6 +2,7 @@ import * as mupdf from 'mupdf';
 import { PageSpace } from '../pages/geometry.js';
 import { walkText } from '../text/page-text.js';
 import type { Rectangle } from '../syntax/geometry.js';
+import { joinLines } from './classify.js';
 import type { ExportBlock, ExportFont, TableCell, TextLink } from './model.js';
 
 /**
@@ -277,40 +278,157 @@ function isTableRow(row: Line[]): boolean {
   return !cells.every((c) => c.length >= PROSE_WORDS);
 }
 
+/** Lines closer than this (ems between one's bottom and the next one's top) may be one cell's wrapped lines. */
+const WRAP_GAP = 0.5;
+/** A space is at least this many ems wide (the fit test of wrapped lines, continuesRow). */
+const MIN_SPACE = 0.15;
+
+/** A row of lines' words in the columns of `xpos`: per column, its words' extent, its first word's width and its top. */
+interface ColumnPiece {
+  x0: number;
+  x1: number;
+  first: number;
+  top: number;
+}
+function piecesOf(row: Line[], xpos: number[]): Map<number, ColumnPiece> {
+  const pieces = new Map<number, ColumnPiece>();
+  // Each word with the top of its own line: a row's lines need not share a top (a cell centred beside a taller one).
+  for (const { w, top } of row.flatMap((l) => l.words.map((w) => ({ w, top: l.box[1] }))).sort((a, b) => a.w.x0 - b.w.x0)) {
+    const c = columnOf(xpos, (w.x0 + w.x1) / 2);
+    const piece = pieces.get(c);
+    if (piece) {
+      piece.x1 = Math.max(piece.x1, w.x1);
+      piece.top = Math.min(piece.top, top);
+    } else pieces.set(c, { x0: w.x0, x1: w.x1, first: w.x1 - w.x0, top });
+  }
+  return pieces;
+}
+
+/** Whether a row's words all fall into the columns of `xpos`, none across a boundary. */
+const inColumnsOf = (row: Line[], xpos: number[]) =>
+  row.every((l) => l.words.every((w) => columnOf(xpos, (w.x0 + w.x1) / 2) >= 0 && !xpos.slice(1, -1).some((x) => w.x0 < x - 1 && w.x1 > x + 1)));
+
+/**
+ * The table rows of a run of rows of lines (a table without rules whose cells may wrap): each row of lines either
+ * starts a table row or continues the one above, whose cells' text wrapped onto it. A row of lines continues the
+ * table row above when
+ * - in every column where both have text, the text could not have fitted on the line above: that line, a space and
+ *   the row's first word there are wider than the column's widest line in the whole run (a line breaks only where the
+ *   next word does not fit, and no line of the column is wider than the room it has);
+ * - and there its top is at most one line pitch (the closest lines of a column, top to top) below the line above,
+ *   so that rows set apart by cell padding are not joined;
+ * - and it does not have text in exactly the (two or more) columns of the table row so far: a row of lines as full as
+ *   the row above is the next row (a table of single numbers, each as wide as its column, passes the fit test);
+ * - or, with no column in common, it overlaps the table row so far (a cell centred beside a taller one);
+ * - and, under the run's last row of several cells, it has no text in the first column.
+ * The answer is the table rows top to bottom: their extents (top, bottom), the rows of lines they take (`from`, `to`
+ * in the run), and whether each holds a row of lines of several cells (one that does not is a line of text between
+ * or under tables).
+ */
+function tableRowsOf(run: Line[][], xpos: number[], size: number, maybe: Set<Line[]>): { extent: [number, number]; cells: boolean; from: number; to: number }[] {
+  const pieces = run.map((row) => piecesOf(row, xpos));
+  const widest = new Map<number, number>();
+  for (const p of pieces) for (const [c, piece] of p) widest.set(c, Math.max(widest.get(c) ?? 0, piece.x1 - piece.x0));
+  const tops = run.map((row) => Math.min(...row.map((l) => l.box[1])));
+  // The line pitch: the closest lines one under the other in a column (not rows of lines, which a short cell centred
+  // beside a tall one sets half a line apart).
+  const pitches: number[] = [];
+  for (const c of widest.keys()) {
+    const columnTops = pieces.flatMap((p) => (p.has(c) ? [p.get(c)!.top] : []));
+    pitches.push(...columnTops.slice(1).map((t, i) => t - columnTops[i]!));
+  }
+  const pitch = Math.min(Infinity, ...pitches.filter((d) => d >= 0.8 * size)) + 0.2 * size;
+  const out: { extent: [number, number]; cells: boolean; from: number; to: number }[] = [];
+  let last: Map<number, ColumnPiece> = new Map();
+  const lastCells = run.findLastIndex((row) => !maybe.has(row));
+  run.forEach((row, i) => {
+    const top = tops[i]!;
+    const bottom = Math.max(...row.map((l) => l.box[3]));
+    const here = pieces[i]!;
+    const current = out[out.length - 1];
+    const shared = [...here.keys()].filter((c) => last.has(c));
+    const sameColumns = shared.length === here.size && here.size === last.size && here.size >= 2;
+    const wraps = shared.every((c) => {
+      const above = last.get(c)!;
+      const below = here.get(c)!;
+      return above.x1 - above.x0 + MIN_SPACE * size + below.first > widest.get(c)! && below.top - above.top <= pitch;
+    });
+    // Under the last row of several cells, a line in the first column is the text below the table (it starts where
+    // the table does, and the line above may be the column's widest: the fit test cannot tell).
+    const below = i > lastCells && here.has(0);
+    const continues = current !== undefined && !below && (shared.length > 0 ? wraps && !sameColumns : top < current.extent[1] - 0.1 * size);
+    if (continues) {
+      current.extent[1] = Math.max(current.extent[1], bottom);
+      current.cells ||= !maybe.has(row);
+      current.to = i + 1;
+      for (const [c, piece] of here) last.set(c, piece);
+    } else {
+      out.push({ extent: [top, bottom], cells: !maybe.has(row), from: i, to: i + 1 });
+      last = new Map(here);
+    }
+  });
+  return out;
+}
+
 /**
  * Tables without rules, from the rows of `lines`: rows that are table rows (isTableRow), in runs of at least two (a
  * gap of more than two lines' height ends a run), and not running text; each run's columns are where its words leave
- * a gap down the whole run. MuPDF's own table detection (`table-hunt`) was measured on the bench corpus and left out:
- * its grids took the paragraphs, lists and the other text column around a table in with it, and missed tables that
- * these runs find.
+ * a gap down the whole run. A row of one cell close below a table row (WRAP_GAP) may be a cell's wrapped text: it
+ * stays in the run when its words fall into the run's columns, and tableRowsOf joins the rows that continue a row.
+ * MuPDF's own table detection (`table-hunt`) was measured on the bench corpus and left out: its grids took the
+ * paragraphs, lists and the other text column around a table in with it, and missed tables that these runs find.
  */
 function alignedGrids(lines: Line[]): Grid[] {
   const runs: Line[][][] = [[]];
+  // Rows of one cell taken into a run as perhaps a wrapped cell's lines.
+  const maybe = new Set<Line[]>();
+  const size = (row: Line[]) => Math.max(...row.map((l) => l.font.size));
   for (const row of rowsOf(lines)) {
     const run = runs[runs.length - 1]!;
     const last = run[run.length - 1];
+    const gap = last ? Math.min(...row.map((l) => l.box[1])) - Math.max(...last.map((l) => l.box[3])) : Infinity;
     // A gap of more than two lines' height between rows ends a table too.
-    const apart = last && Math.min(...row.map((l) => l.box[1])) - Math.max(...last.map((l) => l.box[3])) > 2 * Math.max(...row.map((l) => l.font.size));
-    if (isTableRow(row) && !apart) run.push(row);
+    if (isTableRow(row) && gap <= 2 * size(row)) run.push(row);
     else if (isTableRow(row)) runs.push([row]);
-    else if (run.length) runs.push([]);
+    else if (run.length && gap <= WRAP_GAP * size(row)) {
+      run.push(row);
+      maybe.add(row);
+    } else if (run.length) runs.push([]);
   }
   const grids: Grid[] = [];
-  for (const run of runs.filter((r) => r.length >= 2)) {
+  while (runs.length) {
+    const run = runs.shift()!;
+    const rows = run.filter((r) => !maybe.has(r));
+    if (rows.length < 2) continue;
     // Running text set in columns: its cells hold many words on average; a table's hold a name or a figure.
-    const cells = run.map(cellsOf);
+    const cells = rows.map(cellsOf);
     if (cells.flat().flat().length / cells.flat().length > PROSE_MEAN) continue;
-    const size = Math.max(...run.flat().map((l) => l.font.size));
-    // The run's words as spans across the page, joined where they overlap or lie closer than a cell gap: the columns.
+    const em = Math.max(...run.flat().map((l) => l.font.size));
+    // The words of the run's table rows as spans across the page, joined where they overlap or lie closer than a cell
+    // gap: the columns.
     const spans: [number, number][] = [];
-    for (const w of run.flat().flatMap((l) => l.words).sort((a, b) => a.x0 - b.x0)) {
+    for (const w of rows.flat().flatMap((l) => l.words).sort((a, b) => a.x0 - b.x0)) {
       const last = spans[spans.length - 1];
-      if (last && w.x0 - last[1] < CELL_GAP * size) last[1] = Math.max(last[1], w.x1);
+      if (last && w.x0 - last[1] < CELL_GAP * em) last[1] = Math.max(last[1], w.x1);
       else spans.push([w.x0, w.x1]);
     }
     if (spans.length < 2) continue;
     const xpos = [spans[0]![0], ...spans.slice(1).map((s, i) => (spans[i]![1] + s[0]) / 2), spans[spans.length - 1]![1]];
-    const extents = run.map((row) => [Math.min(...row.map((l) => l.box[1])), Math.max(...row.map((l) => l.box[3]))] as const);
+    // A row of one cell outside the columns is no wrapped text: the run ends before it, and starts again after it.
+    const outside = run.findIndex((r) => maybe.has(r) && !inColumnsOf(r, xpos));
+    if (outside >= 0) {
+      runs.unshift(run.slice(0, outside), run.slice(outside + 1));
+      continue;
+    }
+    // A row of one cell that continues no table row is a line of text between tables, or under one: the run ends
+    // before it and starts again after it (the rows left are looked at again, their columns their own).
+    const tableRows = tableRowsOf(run, xpos, em, maybe);
+    const text = tableRows.find((r) => !r.cells);
+    if (text) {
+      runs.unshift(run.slice(0, text.from), run.slice(text.to));
+      continue;
+    }
+    const extents = tableRows.map((r) => r.extent);
     const ypos = [extents[0]![0], ...extents.slice(1).map((e, i) => (extents[i]![1] + e[0]) / 2), extents[extents.length - 1]![1]];
     grids.push({ xpos, ypos, ruled: false });
   }
@@ -340,7 +458,14 @@ function gutter(lines: Line[], x0: number, x1: number): number | null {
       if (side(-g) >= total / 4 && side(g) >= total / 4) best = g;
     }
   }
-  return best;
+  // Two columns of running text: each side's lines hold more than PROSE_MEAN words on average. A table without rules whose gap
+  // between two columns happens to be in the middle (names and figures on one side) has no gutter.
+  const prose = (inSide: (l: Line) => boolean) => {
+    const side = lines.filter(inSide);
+    return side.reduce((sum, l) => sum + l.words.length, 0) >= PROSE_MEAN * side.length;
+  };
+  const at = best;
+  return at !== null && prose((l) => l.box[2] <= at) && prose((l) => l.box[0] >= at) ? at : null;
 }
 
 /** The column of x in the grid's boundaries, or -1. */
@@ -429,7 +554,9 @@ function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: Ex
     ypos.push(Math.max(bottom, ypos[ypos.length - 1]! + 0.1));
   }
   const { cells: gridded, owner } = gridCells(grid, ypos);
-  const words: string[][] = gridded.map(() => []);
+  // Each cell's text as pieces of lines (the words of one line in it), put in reading order below: a wrapped cell's
+  // lines may come in any order in the content (a row's first lines, then its second lines).
+  const pieces: { top: number; x: number; words: string[] }[][] = gridded.map(() => []);
   const taken = new Set<Line>();
   // No column boundary runs through a word, except inside a merged cell. MuPDF's detection also answers a page of
   // running text beside a column of list bullets as a grid (a LibreOffice page with a bulleted list: the bullets one
@@ -442,17 +569,28 @@ function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: Ex
     if (r < 0) continue;
     taken.add(line);
     // Words by cell: a line that crosses a boundary (MuPDF joined two cells) is split at it.
+    const linePieces = new Map<number, string[]>();
     for (const w of line.words) {
       const c = columnOf(xpos, (w.x0 + w.x1) / 2);
-      if (c >= 0) words[owner[r]![c]!]!.push(w.text);
+      if (c >= 0) {
+        const cell = owner[r]![c]!;
+        if (!linePieces.has(cell)) pieces[cell]!.push({ top: line.box[1], x: w.x0, words: linePieces.set(cell, []).get(cell)! });
+        linePieces.get(cell)!.push(w.text);
+      }
       for (let k = 1; k < xpos.length - 1; k++) if (w.x0 < xpos[k]! - 1 && w.x1 > xpos[k]! + 1 && owner[r]![k - 1] !== owner[r]![k]) cut = true;
     }
   }
   if (cut) return null;
+  // A cell's lines top to bottom (within half a line, one line: left to right), joined as running text (hyphens).
+  const words = pieces.map((cell) =>
+    cell
+      .sort((p, q) => (Math.abs(p.top - q.top) < 0.5 * (cellSize || 10) ? p.x - q.x : p.top - q.top))
+      .map((p) => p.words.join(' ')),
+  );
   const rows2: TableCell[][] = ypos.slice(1).map(() => []);
   const cellRects: Rectangle[][] = ypos.slice(1).map(() => []);
   for (const [i, { r, c, rowSpan, colSpan }] of gridded.entries()) {
-    rows2[r]!.push({ text: words[i]!.join(' '), rowSpan, colSpan });
+    rows2[r]!.push({ text: joinLines(words[i]!), rowSpan, colSpan });
     cellRects[r]!.push(space.rectangle([xpos[c]!, ypos[r]!, xpos[c + colSpan]!, ypos[r + rowSpan]!]));
   }
   const filled = words.filter((w) => w.length > 0).length;
