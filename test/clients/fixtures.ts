@@ -93,6 +93,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'compared: changed 0 inserted 0 deleted 0', // compare.md: the sanitized copy draws the same pages
     'optimized: /small/q1.pdf',
     'pipeline: /archive/q1-house.pdf',
+    'watched folder run: succeeded',
     'summary: 2 pages',
     'split: /reports/2026/summary-pages/summary-1.pdf /reports/2026/summary-pages/summary-2.pdf',
     'blank pages: []',

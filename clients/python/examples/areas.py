@@ -4,6 +4,7 @@ permissions.md, optimize.md, pipelines.md, pages-edit.md and office.md, after th
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
 import os
+import time
 from pathlib import Path
 
 from pdfservice_client import PdfService
@@ -117,6 +118,18 @@ client.request("PUT", "/pipelines/house-style", json={"steps": [
 ]})
 piped = client.action("reports/2026/q1.pdf", {"PipelineAction": {"name": "house-style", "savePath": "archive/q1-house.pdf"}})
 print("pipeline:", client.done(piped)["path"])
+
+# A watched folder bound to that pipeline: a document arriving in it runs once, as a job, its output in another folder
+client.create_folder("watched-in")
+client.request("PUT", "/watched-folders/inbox", json={"folder": "watched-in", "pipeline": {"name": "house-style"}, "target": "watched-out"})
+client.upload("watched-in/q1.pdf", Path("q1.pdf"))
+runs = []
+for _ in range(120):
+    runs = client.request("GET", "/watched-folders/inbox").json()["runs"]
+    if runs and runs[0]["state"] in ("succeeded", "failed"):
+        break
+    time.sleep(1)
+print("watched folder run:", runs[0]["state"])
 
 # Page structure: pages of another stored document inserted after the first, one page turned, two extracted
 client.page_action("reports/2026/q1.pdf", {"InsertUploadedPagesAction": {"appendFilePath": "reports/2026/annex.pdf", "pageRange": "1-2", "pageIndex": 1}})

@@ -143,6 +143,20 @@ await client.request('PUT', '/pipelines/house-style', {
 const piped = await client.action('reports/2026/q1.pdf', { PipelineAction: { name: 'house-style', savePath: 'archive/q1-house.pdf' } });
 console.log('pipeline:', (await client.done(piped)).path);
 
+// A watched folder bound to that pipeline: a document arriving in it runs once, as a job, its output in another folder
+await client.createFolder('watched-in');
+await client.request('PUT', '/watched-folders/inbox', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ folder: 'watched-in', pipeline: { name: 'house-style' }, target: 'watched-out' }),
+});
+await client.upload('watched-in/q1.pdf', await readFile('q1.pdf'));
+let watched = { runs: [] as { state: string }[] };
+for (let i = 0; i < 120 && !['succeeded', 'failed'].includes(watched.runs[0]?.state ?? ''); i++) {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  watched = (await (await client.request('GET', '/watched-folders/inbox')).json()) as typeof watched;
+}
+console.log('watched folder run:', watched.runs[0]?.state);
+
 // Page structure: pages of another stored document inserted after the first, one page turned, two extracted
 await client.pageAction('reports/2026/q1.pdf', { InsertUploadedPagesAction: { appendFilePath: 'reports/2026/annex.pdf', pageRange: '1-2', pageIndex: 1 } });
 await client.pageAction('reports/2026/q1.pdf', { RotatePagesAction: { pageRange: '2', rotation: 90 } });
