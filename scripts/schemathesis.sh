@@ -70,6 +70,10 @@ SERVICE_URL="$base" SERVICE_AUTH="$user:$password" OBSERVER="$observer:$observer
   await call("PUT", "documents/reports/2026/tagged.pdf", taggedPdf({ tagged: true }), "application/pdf");
   // A document attachment (docs/attachments.md), so that GET and DELETE .../attachments/{name} have one to find.
   await call("PUT", "documents/reports/2026/q1.pdf/attachments/fuzz.txt", "fuzzed attachment", "application/octet-stream");
+  // A pipeline, a folder and a binding of the two (docs/watched-folders.md), so that the binding operations can succeed.
+  await call("PUT", "pipelines/fuzz-pipeline", json({ steps: [{ TextStampAction: { text: "FUZZ", x: 10, y: 10 } }] }), "application/json");
+  await call("PUT", "documents/reports/watched");
+  await call("PUT", "watched-folders/fuzz-watch", json({ folder: "reports/watched", pipeline: { name: "fuzz-pipeline" } }), "application/json");
   const token = await (await call("POST", "tokens", json({ name: "fuzz" }), "application/json")).json();
   const job = await (await call("POST", "documents/reports/2026/q1.pdf", json({ LinearizeAction: {} }), "application/json", { Prefer: "respond-async" })).json();
   await writeFile(process.env.WORK + "/q1.pdf", Buffer.from(await (await call("GET", "documents/reports/2026/q1.pdf")).arrayBuffer()));

@@ -140,6 +140,8 @@ _EXISTING = {
     "fieldName": ["customer_name", "approval"],
     "username": [_TARGET_USER],
     "profileName": ["fuzz-profile"],
+    # The binding scripts/schemathesis.sh makes (docs/watched-folders.md).
+    "watchName": ["fuzz-watch"],
     ("getAnnotationAttachment", "name"): ["attachment-1"],
     ("getAnnotationAttachmentContent", "name"): ["attachment-1"],
     ("getDocumentAttachment", "name"): ["fuzz.txt"],
@@ -285,6 +287,12 @@ def before_call(ctx, case, kwargs):
         _uploads += 1
         with open(_FIXTURE, "rb") as f:
             kwargs["files"] = {"file": (f"fuzz-upload-{_uploads}.pdf", f.read(), "application/pdf")}
+    # A binding succeeds only on a folder and a pipeline that exist (random names never do): the ones
+    # scripts/schemathesis.sh makes, in place.
+    if operation == "putWatchedFolder" and isinstance(case.body, dict):
+        case.body["folder"] = "reports/watched"
+        case.body["pipeline"] = {"name": "fuzz-pipeline"}
+        case.body.pop("target", None)
     # A job can be cancelled only while it is queued or running: one is started for the case.
     if operation == "cancelJob":
         reply = requests.post(f"{_BASE}/pdfservice/v1/documents/{_DOCUMENT}", json={"PDFAConvertAction": {}},
