@@ -8,20 +8,18 @@
  * screenshots are kept in a folder the test prints.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
+import { assertAccessible, launchChromium } from '../helpers/browser.js';
 import { call, sha256 } from '../helpers/http.js';
 import { makePdf } from '../helpers/pdf.js';
 import { ADMIN, basicAuth, serverForSuite } from '../helpers/server.js';
 
 const BUILD = fileURLToPath(new URL('../../../console/dist/index.html', import.meta.url));
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const XSS_NAME = '<img src=x onerror=alert(1)>';
 const SHOTS = mkdtempSync(path.join(tmpdir(), 'pdfservice-console-account-screens-'));
 const ALICE = { username: 'alice', password: 'alice-first-password' };
@@ -33,14 +31,6 @@ describe('the console: account, users, trash and versions', () => {
   let tab: Page;
   const dialogs: string[] = [];
 
-  async function assertAccessible(on: Page, screen: string): Promise<void> {
-    await on.evaluate(AXE);
-    const violations = await on.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
-    });
-    assert.deepEqual(violations, [], `axe-core on the ${screen} screen`);
-  }
   async function screenshot(on: Page, name: string): Promise<void> {
     await on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
