@@ -43,9 +43,10 @@ export function parentOf(folder: string): string {
 }
 
 /** The URL of a page image at a zoom (1 = 96 dpi, the page's size on a screen), for an <img>: same origin, the cookie goes along. */
-export function pageImageUrl(documentPath: string, pageIndex: number, dpi: number): string {
+export function pageImageUrl(documentPath: string, pageIndex: number, dpi: number, versionId?: string): string {
   // The service answers with an ETag of the document's version: the browser revalidates, a new version is a new image.
-  return `${API}/documents/${encodePath(documentPath.replace(/\.pdf$/i, ''))}.pdf/pages/${pageIndex}/image?dpi=${dpi}&format=png`;
+  const version = versionId ? `&versionId=${encodeURIComponent(versionId)}` : '';
+  return `${API}/documents/${encodePath(documentPath.replace(/\.pdf$/i, ''))}.pdf/pages/${pageIndex}/image?dpi=${dpi}&format=png${version}`;
 }
 
 export interface UploadProgress { loaded: number; total: number }

@@ -6,15 +6,24 @@ import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { screen: 'folders'; folder: string }
-  | { screen: 'view'; doc: string; page: number };
+  | { screen: 'view'; doc: string; page: number; versionId?: string }
+  | { screen: 'versions'; doc: string }
+  | { screen: 'account' } | { screen: 'users' } | { screen: 'trash' };
+
+/** Screens without parameters: their name is the whole fragment (#/trash). */
+const PLAIN_SCREENS = ['account', 'users', 'trash'] as const;
 
 export function parseRoute(hash: string): Route {
   const fragment = hash.replace(/^#\/?/, '');
   if (fragment.startsWith('view?')) {
     const query = new URLSearchParams(fragment.slice('view?'.length));
     const page = Number.parseInt(query.get('page') ?? '1', 10);
-    return { screen: 'view', doc: query.get('doc') ?? '', page: Number.isFinite(page) && page > 0 ? page : 1 };
+    const versionId = query.get('versionId');
+    return { screen: 'view', doc: query.get('doc') ?? '', page: Number.isFinite(page) && page > 0 ? page : 1, ...(versionId ? { versionId } : {}) };
   }
+  if (fragment.startsWith('versions?')) return { screen: 'versions', doc: new URLSearchParams(fragment.slice('versions?'.length)).get('doc') ?? '' };
+  const plain = PLAIN_SCREENS.find((screen) => fragment === screen);
+  if (plain) return { screen: plain };
   const folder = fragment.startsWith('folders') ? fragment.slice('folders'.length).replace(/^\/+|\/+$/g, '') : '';
   return { screen: 'folders', folder: folder.split('/').map((segment) => safeDecode(segment)).join('/') };
 }
@@ -31,8 +40,12 @@ export function folderHref(folder: string): string {
   return `#/folders/${folder.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
 }
 
-export function viewHref(doc: string, page = 1): string {
-  return `#/view?${new URLSearchParams({ doc, page: String(page) }).toString()}`;
+export function viewHref(doc: string, page = 1, versionId?: string): string {
+  return `#/view?${new URLSearchParams({ doc, page: String(page), ...(versionId ? { versionId } : {}) }).toString()}`;
+}
+
+export function versionsHref(doc: string): string {
+  return `#/versions?${new URLSearchParams({ doc }).toString()}`;
 }
 
 export function useRoute(): Route {

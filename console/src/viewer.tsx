@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, pageImageUrl, parentOf, problemText, type DocumentModel } from './api.ts';
 import { formatSize, formatTime } from './format.ts';
-import { folderHref, viewHref } from './route.ts';
+import { folderHref, versionsHref, viewHref } from './route.ts';
 
 /** Zoom levels: 100% is the page's size on a 96 dpi screen; the server renders at the dpi the zoom asks for. */
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2];
@@ -32,7 +32,8 @@ function Properties({ model }: { model: DocumentModel }) {
   );
 }
 
-export function Viewer({ doc, page }: { doc: string; page: number }) {
+/** A document's page, its thumbnails and properties; with versionId, a kept version of it (docs/versions.md). */
+export function Viewer({ doc, page, versionId }: { doc: string; page: number; versionId?: string }) {
   const [model, setModel] = useState<DocumentModel | null>(null);
   const [error, setError] = useState('');
   const [zoom, setZoom] = useState(1);
@@ -41,14 +42,14 @@ export function Viewer({ doc, page }: { doc: string; page: number }) {
 
   useEffect(() => {
     void api.GET('/pdfservice/v1/documents/{filePath}.pdf', {
-      params: { path: { filePath: doc.replace(/\.pdf$/i, '') } },
+      params: { path: { filePath: doc.replace(/\.pdf$/i, '') }, query: versionId ? { versionId } : {} },
       headers: { Accept: 'application/json' },
       parseAs: 'json',
     }).then(({ data, error: problem, response }) => {
       if (response.ok && data) setModel(data as unknown as DocumentModel);
       else setError(problemText(problem, response.status));
     }, (err: unknown) => setError(problemText(err)));
-  }, [doc]);
+  }, [doc, versionId]);
   useEffect(() => {
     setGoTo(String(page));
     setLoading(true);
@@ -57,7 +58,7 @@ export function Viewer({ doc, page }: { doc: string; page: number }) {
   const count = model?.pageCount ?? 0;
   const show = (n: number) => {
     const target = Math.min(Math.max(1, Math.trunc(n)), Math.max(1, count));
-    location.hash = viewHref(doc, target);
+    location.hash = viewHref(doc, target, versionId);
   };
   const folder = parentOf(doc);
   const first = Math.max(1, page - THUMB_SPAN);
@@ -69,6 +70,10 @@ export function Viewer({ doc, page }: { doc: string; page: number }) {
     <main class="viewer">
       <nav aria-label="Back"><a href={folderHref(folder)}>← Back to {folder || 'all documents'}</a></nav>
       <h1>{doc.split('/').at(-1)}</h1>
+      <p class="version-note">
+        {versionId && <span data-testid="version-note">An earlier version ({versionId}), not the current content. <a href={viewHref(doc, page)}>Show the current version</a> · </span>}
+        <a href={versionsHref(doc)}>Versions of this document</a>
+      </p>
       {error && <p role="alert" class="error">{error}</p>}
       {model && (
         <div class="viewer-layout">
@@ -76,8 +81,8 @@ export function Viewer({ doc, page }: { doc: string; page: number }) {
             <ol>
               {thumbs.map((n) => (
                 <li key={n}>
-                  <a href={viewHref(doc, n)} aria-current={n === page ? 'page' : undefined} aria-label={`Page ${n}`}>
-                    <img src={pageImageUrl(doc, n - 1, THUMB_DPI)} alt="" />
+                  <a href={viewHref(doc, n, versionId)} aria-current={n === page ? 'page' : undefined} aria-label={`Page ${n}`}>
+                    <img src={pageImageUrl(doc, n - 1, THUMB_DPI, versionId)} alt="" />
                     <span aria-hidden="true">{n}</span>
                   </a>
                 </li>
@@ -103,7 +108,7 @@ export function Viewer({ doc, page }: { doc: string; page: number }) {
               <figure class="page" aria-busy={loading ? 'true' : 'false'}>
                 <img
                   data-testid="page-image"
-                  src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom))}
+                  src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom), versionId)}
                   alt={`Page ${page} of ${count}`}
                   onLoad={() => setLoading(false)}
                   onError={() => { setLoading(false); setError(`Page ${page} could not be rendered`); }}

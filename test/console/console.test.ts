@@ -6,15 +6,14 @@
  * kept in a folder the test prints.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
+import { assertAccessible, launchChromium } from '../helpers/browser.js';
 import { call } from '../helpers/http.js';
 import { makeManyPagesPdf, makePdf, qpdfCheck } from '../helpers/pdf.js';
 import { encodeRgbPng } from '../helpers/png.js';
@@ -22,7 +21,6 @@ import { freePort } from '../helpers/processes.js';
 import { ADMIN, serverForSuite } from '../helpers/server.js';
 
 const BUILD = fileURLToPath(new URL('../../../console/dist/index.html', import.meta.url));
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
 /** Screenshots of each screen: kept after the run (the path is printed), as the test's artifacts. */
 const SHOTS = mkdtempSync(path.join(tmpdir(), 'pdfservice-console-screens-'));
@@ -35,15 +33,6 @@ describe('the web console in Chromium', () => {
   const dialogs: string[] = [];
   const imageRequests: string[] = [];
 
-  /** axe-core run in the page (evaluated over the DevTools protocol, which the page's CSP does not govern). */
-  async function assertAccessible(screen: string): Promise<void> {
-    await tab.evaluate(AXE);
-    const violations = await tab.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
-    });
-    assert.deepEqual(violations, [], `axe-core on the ${screen} screen`);
-  }
   async function screenshot(name: string): Promise<void> {
     await tab.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
@@ -101,7 +90,7 @@ describe('the web console in Chromium', () => {
     await tab.goto(`${server.baseUrl}/`);
     await tab.getByLabel('User name').waitFor();
     await screenshot('1-sign-in');
-    await assertAccessible('sign-in');
+    await assertAccessible(tab, 'sign-in');
     await tab.getByLabel('User name').fill(ADMIN.username);
     await tab.getByLabel('Password').fill('wrong password');
     await tab.getByRole('button', { name: 'Sign in' }).click();
@@ -139,7 +128,7 @@ describe('the web console in Chromium', () => {
     assert.equal(await tab.locator('.uploads progress').count(), 2, 'a progress bar per file');
     await tab.getByRole('link', { name: 'chart.pdf' }).waitFor();
     await screenshot('2-folder-after-upload');
-    await assertAccessible('folder');
+    await assertAccessible(tab, 'folder');
 
     const listing = (await call(server, 'GET', '/documents/Reports%202026?details=true')).json<{ entries: { name: string; pageCount?: number }[] }>();
     assert.deepEqual(listing.entries.map((e) => [e.name, e.pageCount]).sort(), [['chart.pdf', 1], ['quarterly.pdf', 3]]);
@@ -178,7 +167,7 @@ describe('the web console in Chromium', () => {
     assert.equal(await image.evaluate((img: HTMLImageElement) => img.naturalWidth), 400);
     assert.match(await tab.locator('.properties').innerText(), /Pages\s+1000/);
     await screenshot('3-viewer-page-1');
-    await assertAccessible('viewer');
+    await assertAccessible(tab, 'viewer');
 
     imageRequests.length = 0;
     await tab.getByLabel('Page number').fill('500');
