@@ -6,7 +6,9 @@ import { useEffect, useState } from 'preact/hooks';
 
 export type Route =
   | { screen: 'folders'; folder: string }
-  | { screen: 'view'; doc: string; page: number };
+  | { screen: 'view'; doc: string; page: number }
+  | { screen: 'actions'; doc: string; action: string }
+  | { screen: 'jobs'; id?: string };
 
 export function parseRoute(hash: string): Route {
   const fragment = hash.replace(/^#\/?/, '');
@@ -14,6 +16,14 @@ export function parseRoute(hash: string): Route {
     const query = new URLSearchParams(fragment.slice('view?'.length));
     const page = Number.parseInt(query.get('page') ?? '1', 10);
     return { screen: 'view', doc: query.get('doc') ?? '', page: Number.isFinite(page) && page > 0 ? page : 1 };
+  }
+  if (fragment.startsWith('actions?')) {
+    const query = new URLSearchParams(fragment.slice('actions?'.length));
+    return { screen: 'actions', doc: query.get('doc') ?? '', action: query.get('action') ?? '' };
+  }
+  if (fragment === 'jobs' || fragment.startsWith('jobs?')) {
+    const id = new URLSearchParams(fragment.slice('jobs?'.length)).get('id');
+    return id ? { screen: 'jobs', id } : { screen: 'jobs' };
   }
   const folder = fragment.startsWith('folders') ? fragment.slice('folders'.length).replace(/^\/+|\/+$/g, '') : '';
   return { screen: 'folders', folder: folder.split('/').map((segment) => safeDecode(segment)).join('/') };
@@ -33,6 +43,15 @@ export function folderHref(folder: string): string {
 
 export function viewHref(doc: string, page = 1): string {
   return `#/view?${new URLSearchParams({ doc, page: String(page) }).toString()}`;
+}
+
+export function actionsHref(doc: string, action = ''): string {
+  return `#/actions?${new URLSearchParams(action ? { doc, action } : { doc }).toString()}`;
+}
+
+/** The jobs list, or one job's live view. */
+export function jobHref(id?: string): string {
+  return id ? `#/jobs?${new URLSearchParams({ id }).toString()}` : '#/jobs';
 }
 
 export function useRoute(): Route {

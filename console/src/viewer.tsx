@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, pageImageUrl, parentOf, problemText, type DocumentModel } from './api.ts';
 import { formatSize, formatTime } from './format.ts';
-import { folderHref, viewHref } from './route.ts';
+import { actionsHref, folderHref, viewHref } from './route.ts';
 
 /** Zoom levels: 100% is the page's size on a 96 dpi screen; the server renders at the dpi the zoom asks for. */
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2];
@@ -69,6 +69,7 @@ export function Viewer({ doc, page }: { doc: string; page: number }) {
     <main class="viewer">
       <nav aria-label="Back"><a href={folderHref(folder)}>← Back to {folder || 'all documents'}</a></nav>
       <h1>{doc.split('/').at(-1)}</h1>
+      <p><a href={actionsHref(doc)}>Actions on this document</a></p>
       {error && <p role="alert" class="error">{error}</p>}
       {model && (
         <div class="viewer-layout">

@@ -6,15 +6,14 @@
  * kept in a folder the test prints.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
+import { assertAccessible as assertAccessibleIn, launchChromium } from '../helpers/browser.js';
 import { call } from '../helpers/http.js';
 import { makeManyPagesPdf, makePdf, qpdfCheck } from '../helpers/pdf.js';
 import { encodeRgbPng } from '../helpers/png.js';
@@ -22,7 +21,6 @@ import { freePort } from '../helpers/processes.js';
 import { ADMIN, serverForSuite } from '../helpers/server.js';
 
 const BUILD = fileURLToPath(new URL('../../../console/dist/index.html', import.meta.url));
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
 /** Screenshots of each screen: kept after the run (the path is printed), as the test's artifacts. */
 const SHOTS = mkdtempSync(path.join(tmpdir(), 'pdfservice-console-screens-'));
@@ -35,15 +33,7 @@ describe('the web console in Chromium', () => {
   const dialogs: string[] = [];
   const imageRequests: string[] = [];
 
-  /** axe-core run in the page (evaluated over the DevTools protocol, which the page's CSP does not govern). */
-  async function assertAccessible(screen: string): Promise<void> {
-    await tab.evaluate(AXE);
-    const violations = await tab.evaluate(async () => {
-      const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-      return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
-    });
-    assert.deepEqual(violations, [], `axe-core on the ${screen} screen`);
-  }
+  const assertAccessible = (screen: string) => assertAccessibleIn(tab, screen);
   async function screenshot(name: string): Promise<void> {
     await tab.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
