@@ -1,13 +1,15 @@
 /**
- * The pdfservice console (docs/console.md): sign-in, folders, upload, viewer, trash, versions,
+ * The pdfservice console (docs/console.md): sign-in, folders, upload, viewer, actions and jobs, trash, versions,
  * account (API tokens) and users (admins). Every user string is rendered as a
  * Preact text node (never as HTML), and every request goes to the service's public API (api.ts).
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { Actions } from './actions.tsx';
 import { api, problemText, type SessionModel } from './api.ts';
 import { Account } from './account.tsx';
 import { Folders } from './folders.tsx';
+import { Jobs } from './jobs.tsx';
 import { useRoute } from './route.ts';
 import { SignIn } from './signin.tsx';
 import { Trash } from './trash.tsx';
@@ -49,6 +51,7 @@ function App() {
         <nav aria-label="Screens">
           <ul class="screens">
             <li><a href="#/" aria-current={route.screen === 'folders' ? 'page' : undefined}>Documents</a></li>
+            <li><a href="#/jobs" aria-current={route.screen === 'jobs' ? 'page' : undefined}>Jobs</a></li>
             <li><a href="#/trash" aria-current={route.screen === 'trash' ? 'page' : undefined}>Trash</a></li>
             <li><a href="#/account" aria-current={route.screen === 'account' ? 'page' : undefined}>Account</a></li>
             {isAdmin && <li><a href="#/users" aria-current={route.screen === 'users' ? 'page' : undefined}>Users</a></li>}
@@ -60,7 +63,9 @@ function App() {
         </p>
         <button type="button" onClick={() => void signOut()}>Sign out</button>
       </header>
-      {route.screen === 'view' ? <Viewer key={`${route.doc} ${route.versionId ?? ''}`} doc={route.doc} page={route.page} versionId={route.versionId} />
+      {route.screen === 'actions' ? <Actions key={route.doc} doc={route.doc} action={route.action} />
+        : route.screen === 'jobs' ? <Jobs key={route.id ?? ''} id={route.id} />
+        : route.screen === 'view' ? <Viewer key={`${route.doc} ${route.versionId ?? ''}`} doc={route.doc} page={route.page} versionId={route.versionId} />
         : route.screen === 'versions' ? <Versions key={route.doc} doc={route.doc} canEdit={can('PUT')} canRestore={can('POST')} />
         : route.screen === 'account' ? <Account session={session} />
         // Not offered to a non-admin (the link is not shown, and the API would answer 403 anyway).

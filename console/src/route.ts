@@ -8,6 +8,8 @@ export type Route =
   | { screen: 'folders'; folder: string }
   | { screen: 'view'; doc: string; page: number; versionId?: string }
   | { screen: 'versions'; doc: string }
+  | { screen: 'actions'; doc: string; action: string }
+  | { screen: 'jobs'; id?: string }
   | { screen: 'account' } | { screen: 'users' } | { screen: 'trash' };
 
 /** Screens without parameters: their name is the whole fragment (#/trash). */
@@ -24,6 +26,14 @@ export function parseRoute(hash: string): Route {
   if (fragment.startsWith('versions?')) return { screen: 'versions', doc: new URLSearchParams(fragment.slice('versions?'.length)).get('doc') ?? '' };
   const plain = PLAIN_SCREENS.find((screen) => fragment === screen);
   if (plain) return { screen: plain };
+  if (fragment.startsWith('actions?')) {
+    const query = new URLSearchParams(fragment.slice('actions?'.length));
+    return { screen: 'actions', doc: query.get('doc') ?? '', action: query.get('action') ?? '' };
+  }
+  if (fragment === 'jobs' || fragment.startsWith('jobs?')) {
+    const id = new URLSearchParams(fragment.slice('jobs?'.length)).get('id');
+    return id ? { screen: 'jobs', id } : { screen: 'jobs' };
+  }
   const folder = fragment.startsWith('folders') ? fragment.slice('folders'.length).replace(/^\/+|\/+$/g, '') : '';
   return { screen: 'folders', folder: folder.split('/').map((segment) => safeDecode(segment)).join('/') };
 }
@@ -46,6 +56,15 @@ export function viewHref(doc: string, page = 1, versionId?: string): string {
 
 export function versionsHref(doc: string): string {
   return `#/versions?${new URLSearchParams({ doc }).toString()}`;
+}
+
+export function actionsHref(doc: string, action = ''): string {
+  return `#/actions?${new URLSearchParams(action ? { doc, action } : { doc }).toString()}`;
+}
+
+/** The jobs list, or one job's live view. */
+export function jobHref(id?: string): string {
+  return id ? `#/jobs?${new URLSearchParams({ id }).toString()}` : '#/jobs';
 }
 
 export function useRoute(): Route {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, pageImageUrl, parentOf, problemText, type DocumentModel } from './api.ts';
 import { formatSize, formatTime } from './format.ts';
-import { folderHref, versionsHref, viewHref } from './route.ts';
+import { actionsHref, folderHref, versionsHref, viewHref } from './route.ts';
 
 /** Zoom levels: 100% is the page's size on a 96 dpi screen; the server renders at the dpi the zoom asks for. */
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2];
@@ -72,7 +72,7 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
       <h1>{doc.split('/').at(-1)}</h1>
       <p class="version-note">
         {versionId && <span data-testid="version-note">An earlier version ({versionId}), not the current content. <a href={viewHref(doc, page)}>Show the current version</a> · </span>}
-        <a href={versionsHref(doc)}>Versions of this document</a>
+        <a href={versionsHref(doc)}>Versions of this document</a> · <a href={actionsHref(doc)}>Actions on this document</a>
       </p>
       {error && <p role="alert" class="error">{error}</p>}
       {model && (
