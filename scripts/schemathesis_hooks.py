@@ -107,6 +107,7 @@ _ADMIN = tuple(os.environ.get("PDFSERVICE_FUZZ_OBSERVER", ":").split(":", 1))
 _FIXTURE = os.environ.get("PDFSERVICE_FUZZ_FIXTURE", "")
 _KEYSTORE = os.environ.get("PDFSERVICE_FUZZ_KEYSTORE", "")
 _KEYSTORE_PASSWORD = os.environ.get("PDFSERVICE_FUZZ_KEYSTORE_PASSWORD", "")
+_AUTH = tuple(os.environ.get("PDFSERVICE_FUZZ_AUTH", ":").split(":", 1))
 _PROTECTED_USERS = set(filter(None, os.environ.get("PDFSERVICE_FUZZ_PROTECTED_USERS", "").split(",")))
 _TARGET_USER = "fuzz-target"
 _DOCUMENT = "reports/2026/q1.pdf"
@@ -210,6 +211,15 @@ def _trash_entry():
     return entries[0]["id"] if entries else None
 
 
+def _set_query(case, kwargs, name, value):
+    """Sets a query parameter the case already has: the query is in the transport's params or URL when the hooks run."""
+    case.query[name] = value
+    if isinstance(kwargs.get("params"), dict) and name in kwargs["params"]:
+        kwargs["params"][name] = value
+    if isinstance(kwargs.get("url"), str):
+        kwargs["url"] = re.sub(rf"([?&]{name}=)[^&]*", lambda m: m.group(1) + value, kwargs["url"])
+
+
 def _operation_id(case):
     return case.operation.definition.raw.get("operationId", "")
 
@@ -235,6 +245,9 @@ def _restore():
             if made.ok:
                 for op in ("getToken", "revokeToken"):
                     _EXISTING[(op, "id")] = [made.json()["id"]]
+    if "watch" in _dirty and requests.get(f"{api}/watched-folders/fuzz-watch", auth=_AUTH, timeout=60).status_code == 404:
+        requests.put(f"{api}/watched-folders/fuzz-watch", json={"folder": "reports/watched", "pipeline": {"name": "fuzz-pipeline"}},
+                     auth=_AUTH, timeout=60)
     if "profile" in _dirty and session.get(f"{api}/optimize-profiles/fuzz-profile", timeout=60).status_code == 404:
         session.put(f"{api}/optimize-profiles/fuzz-profile", json={}, timeout=60)
     _dirty.clear()
@@ -293,6 +306,12 @@ def before_call(ctx, case, kwargs):
         case.body["folder"] = "reports/watched"
         case.body["pipeline"] = {"name": "fuzz-pipeline"}
         case.body.pop("target", None)
+    # A binding is the caller's own unless an admin names an owner: the coverage phase always adds ?owner=, with a
+    # name that has no binding (404), so it names the fuzzer, who made "fuzz-watch". A deleted binding is made again.
+    if operation in ("getWatchedFolder", "deleteWatchedFolder") and "owner" in (case.query or {}):
+        _set_query(case, kwargs, "owner", _AUTH[0])
+    if operation == "deleteWatchedFolder":
+        _dirty.add("watch")
     # A job can be cancelled only while it is queued or running: one is started for the case.
     if operation == "cancelJob":
         reply = requests.post(f"{_BASE}/pdfservice/v1/documents/{_DOCUMENT}", json={"PDFAConvertAction": {}},
@@ -315,11 +334,7 @@ def before_call(ctx, case, kwargs):
             if operation in ("deleteVersion", "restoreVersion"):
                 _dirty.add("document")
         if ids and "versionId" in (case.query or {}):
-            case.query["versionId"] = ids[0]
-            if isinstance(kwargs.get("params"), dict) and "versionId" in kwargs["params"]:
-                kwargs["params"]["versionId"] = ids[0]
-            if isinstance(kwargs.get("url"), str):
-                kwargs["url"] = re.sub(r"([?&]versionId=)[^&]*", lambda m: m.group(1) + ids[0], kwargs["url"])
+            _set_query(case, kwargs, "versionId", ids[0])
     # A trash entry exists only by the id the service gave it: each trash case gets a fresh entry of the fuzzing user,
     # and half the restores go to the entry's own path (a random savePath is most often invalid or taken).
     if operation in ("getTrashEntry", "restoreTrashEntry", "purgeTrashEntry") and "id" in params:
