@@ -322,6 +322,50 @@ export class DocumentOperations {
     return { result, stat: stat! };
   }
 
+  /**
+   * Moves the document at `from` to `to` with its versions (MoveAction, docs/move.md), under both paths' locks, If-Match
+   * checked against `from`; a write to its listeners (a watched folder's arrival at `to`). Refused before anything
+   * moves: a user without PUT and DELETE (403: a move writes one path and deletes another), the same path (400), a
+   * store that cannot move (501).
+   */
+  async move(from: StoredPath, to: StoredPath, conflict: ConflictMode, ctx: OperationContext): Promise<WriteResult> {
+    refuseVersionWrite(ctx);
+    const store = this.movingStore(ctx);
+    if (from.equals(to)) throw new ServiceError('MOVE_INTO_ITSELF', 'savePath is the document\'s own path');
+    const provenance = { by: ctx.principal?.username ?? null, operation: 'MoveAction', requestId: ctx.requestId ?? null, jobId: null, pageCount: null };
+    const written = await this.lockedBoth(from, to, ctx, () => store.moveDocument!(from, to, { conflict, ifMatch: ctx.ifMatch, provenance }));
+    return this.announce(written, ctx);
+  }
+
+  /**
+   * Tells the write listeners of the documents directly in a folder that was moved to `folder`: each arrived there as
+   * a moved document does (a folder moved onto a watched folder's path).
+   */
+  async announceMovedFolder(folder: StoredPath, ctx: OperationContext): Promise<void> {
+    const store = this.storeFor(ctx);
+    for (const entry of await store.listFolder(folder)) {
+      if (entry.type !== 'document') continue;
+      const path = folder.child(entry.name);
+      const stat = await store.statDocument(path);
+      if (stat) this.announce({ path, created: true, stat: statOf(stat), record: { by: ctx.principal?.username ?? null, operation: 'MoveAction', requestId: ctx.requestId ?? null, jobId: null, pageCount: null, replaced: null } }, ctx);
+    }
+  }
+
+  /** The user's store, when it can move (MOVE_NOT_SUPPORTED otherwise) and the user may (PUT and DELETE: FORBIDDEN otherwise). */
+  movingStore(ctx: OperationContext): DocumentStore {
+    const missing = ctx.principal ? (['PUT', 'DELETE'] as const).filter((r) => !ctx.principal!.rights.includes(r)) : [];
+    if (missing.length > 0) throw new ServiceError('FORBIDDEN', `A move writes the new path and deletes the old one: it needs the rights PUT and DELETE, and ${JSON.stringify(ctx.principal!.username)} lacks ${missing.join(', ')}`, { requiredRight: missing[0] });
+    const store = this.storeFor(ctx);
+    if (!store.moveDocument || !store.moveFolder) throw new ServiceError('MOVE_NOT_SUPPORTED', 'This document store cannot move documents or folders: copy (CopyAction), then delete (docs/move.md)');
+    return store;
+  }
+
+  /** Runs `fn` under the locks of both paths, taken in one order (by path) so that two moves between them never wait for each other. */
+  async lockedBoth<T>(a: StoredPath, b: StoredPath, ctx: OperationContext, fn: () => Promise<T>): Promise<T> {
+    const [first, second] = a.toString() < b.toString() ? [a, b] : [b, a];
+    return this.locked(first, ctx, () => this.locked(second, ctx, fn));
+  }
+
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
     refuseVersionWrite(ctx);
     await this.locked(path, ctx, () => this.storeFor(ctx).deleteDocument(path, ctx.ifMatch, ctx.principal?.username ?? null));

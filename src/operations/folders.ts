@@ -44,6 +44,19 @@ export class FolderOperations {
     await this.storeFor(ctx).deleteFolder(path, recursive, ctx.principal?.username ?? null);
   }
 
+  /**
+   * Moves (renames) the folder at `from` with everything below it to `to`, which must not exist (docs/move.md). Under
+   * both folder paths' locks, which serialize moves of one folder; the documents inside are not locked one by one, as
+   * a folder's delete does not lock them. The documents directly in it then arrive at `to` (a watched folder's).
+   */
+  async move(from: StoredPath, to: StoredPath, ctx: OperationContext): Promise<void> {
+    const store = this.documents.movingStore(ctx);
+    if (from.isRoot) throw new ServiceError('INVALID_PATH', 'The root folder cannot be moved');
+    if (to.isWithin(from)) throw new ServiceError('MOVE_INTO_ITSELF', `A folder cannot be moved into itself: /${to.toString()} is inside /${from.toString()}`);
+    await this.documents.lockedBoth(from, to, ctx, () => store.moveFolder!(from, to));
+    await this.documents.announceMovedFolder(to, ctx);
+  }
+
   async exists(path: StoredPath, ctx: OperationContext): Promise<boolean> {
     return path.isRoot || (await this.storeFor(ctx).statFolder(path)) !== null;
   }

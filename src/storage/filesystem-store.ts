@@ -9,7 +9,7 @@ import { LocalLocks, type LockProvider } from './locks.js';
 import { syncFolder } from '../state-file.js';
 import { etagOfFile, openLocalFile, removeFile, StagedFile, stageToFile, writeAndClose } from './local-files.js';
 import { FilesystemTrash } from './filesystem-trash.js';
-import { FilesystemVersions, type PendingVersion } from './filesystem-versions.js';
+import { FilesystemVersions, removeTree, type PendingVersion } from './filesystem-versions.js';
 import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
@@ -46,6 +46,8 @@ interface CachedTag {
 export class FilesystemStore implements DocumentStore {
   private readonly root: string;
   private readonly staging: string;
+  /** `<dataDir>/versions`: a moved document's (or folder's) versions folder moves with it, whether versions are on or off. */
+  private readonly versionsRoot: string;
   private readonly locks: LockProvider;
   private readonly tags = new Map<string, CachedTag>();
   /** The freshness stats of tagged documents, shared by requests that ask at the same time (SharedStats). */
@@ -66,6 +68,7 @@ export class FilesystemStore implements DocumentStore {
   constructor(dataDir: string, options: { locks?: LockProvider | undefined; versions?: boolean | undefined; trash?: boolean | undefined } = {}) {
     this.root = path.join(dataDir, 'documents');
     this.staging = path.join(dataDir, 'staging');
+    this.versionsRoot = path.join(dataDir, 'versions');
     this.locks = options.locks ?? new LocalLocks();
     this.versions = options.versions === false ? undefined : new FilesystemVersions(path.join(dataDir, 'versions'), (p) => this.statDocument(p), (p) => path.join(this.root, ...p.segments));
     this.trash = options.trash === false ? undefined : new FilesystemTrash(path.join(dataDir, 'trash'), path.join(dataDir, 'versions'), {
@@ -410,6 +413,87 @@ export class FilesystemStore implements DocumentStore {
     }
     this.tags.delete(file);
     await syncFolder(path.dirname(file));
+  }
+
+  /**
+   * A document moves by two renames (no copy): its versions folder first, then the document (the commit). A crash
+   * between leaves the document where it was and its versions at the new path with no document, which recover()
+   * removes as it removes the versions of any document that is gone: the history is lost, never the content, and no
+   * document inherits versions not its own. A document replaced at `to` (overwrite) goes first, as deleteDocument.
+   */
+  async moveDocument(from: StoredPath, to: StoredPath, options: WriteOptions): Promise<WriteResult> {
+    if (!to.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
+    if (from.equals(to)) throw new ServiceError('MOVE_INTO_ITSELF', 'The document is already at this path');
+    const source = await this.resolve(from);
+    const { existed, etag } = await this.checkPrecondition(source, options.ifMatch, true);
+    if (!existed || etag === undefined) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${from.toString()}`);
+    let target = to;
+    let file = await this.resolve(target);
+    let there = await this.checkPrecondition(file, undefined, options.conflict === 'overwrite');
+    for (let attempt = 0; options.conflict !== 'overwrite' && there.existed; attempt++) {
+      if (options.conflict === 'fail' || attempt >= 20) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
+      target = withRandomSuffix(to);
+      file = await this.resolve(target);
+      there = await this.checkPrecondition(file, undefined);
+    }
+    await this.ensureParent(target);
+    await this.locks.verify(from.toString());
+    await this.locks.verify(target.toString());
+    const replaced = there.existed ? (there.etag ?? null) : null;
+    if (there.existed) {
+      if (!(this.trash && (await this.trash.put('document', target, file, options.provenance?.by ?? null)))) {
+        await this.versions?.removeAll(target);
+        await fs.unlink(file);
+      }
+      this.tags.delete(file);
+    }
+    await this.moveVersions(from, target);
+    await fs.rename(source, file);
+    const cached = this.tags.get(source);
+    this.tags.delete(source);
+    if (cached) this.tags.set(file, cached); // same inode and mtime: the tag holds
+    await syncFolder(path.dirname(source));
+    await syncFolder(path.dirname(file));
+    const st = await fs.stat(file);
+    return { path: target, created: replaced === null, stat: { size: st.size, modified: st.mtime, etag }, record: writeRecord(options, replaced) };
+  }
+
+  /** A folder moves as a document does (moveDocument): its versions tree, then the folder, each by one rename. */
+  async moveFolder(from: StoredPath, to: StoredPath): Promise<void> {
+    if (from.isRoot || to.isWithin(from)) throw new ServiceError('MOVE_INTO_ITSELF', 'A folder cannot be moved into itself');
+    const dir = await this.resolve(from);
+    if (!(await this.statFolder(from))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${from.toString()}`);
+    const target = await this.resolve(to);
+    const there = await fs.lstat(target).catch((err: unknown) => {
+      if (errno(err) === 'ENOENT') return undefined;
+      if (errno(err) === 'ENOTDIR') throw new ServiceError('PATH_CONFLICT', 'A folder on the path is a document');
+      throw err;
+    });
+    if (there?.isDirectory()) throw new ServiceError('ALREADY_EXISTS', `A folder exists at /${to.toString()}`);
+    if (there) throw new ServiceError('PATH_CONFLICT', 'A document exists at this path');
+    await this.ensureParent(to);
+    await this.moveVersions(from, to);
+    await fs.rename(dir, target);
+    for (const key of this.tags.keys()) if (key.startsWith(dir + path.sep)) this.tags.delete(key);
+    await syncFolder(path.dirname(dir));
+    await syncFolder(path.dirname(target));
+  }
+
+  /** Renames the versions kept below `from` to `to` (nothing when there are none); versions left at `to` by no document (a crash's) go first. */
+  private async moveVersions(from: StoredPath, to: StoredPath): Promise<void> {
+    const source = path.join(this.versionsRoot, ...from.segments);
+    const target = path.join(this.versionsRoot, ...to.segments);
+    await removeTree(target, this.versionsRoot);
+    try {
+      await fs.lstat(source);
+    } catch (err) {
+      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return; // no versions kept (or versions off, the root absent)
+      throw err;
+    }
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.rename(source, target);
+    await syncFolder(path.dirname(source));
+    await syncFolder(path.dirname(target));
   }
 
   stage(source: Readable, limit: number): Promise<StagedUpload> {

@@ -134,6 +134,43 @@ export class MemoryStore implements DocumentStore {
     this.touch(p.parent);
   }
 
+  async moveDocument(from: StoredPath, to: StoredPath, options: WriteOptions): Promise<WriteResult> {
+    if (!to.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
+    if (from.equals(to)) throw new ServiceError('MOVE_INTO_ITSELF', 'The document is already at this path');
+    if (!this.checkPrecondition(from.toString(), options.ifMatch)) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${from.toString()}`);
+    if (this.volume.folders.has(to.toString())) throw new ServiceError('PATH_CONFLICT', 'A folder exists at this path');
+    let target = to;
+    for (let attempt = 0; options.conflict !== 'overwrite' && this.volume.documents.has(target.toString()); attempt++) {
+      if (options.conflict === 'fail' || attempt >= 20) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
+      target = withRandomSuffix(to);
+    }
+    const version = this.volume.documents.get(from.toString())!;
+    const replaced = this.volume.documents.get(target.toString())?.stat.etag ?? null;
+    this.ensureFolder(target.parent);
+    this.volume.documents.delete(from.toString());
+    this.volume.documents.set(target.toString(), version);
+    this.touch(from.parent);
+    this.touch(target.parent);
+    return { path: target, created: replaced === null, stat: version.stat, record: writeRecord(options, replaced) };
+  }
+
+  async moveFolder(from: StoredPath, to: StoredPath): Promise<void> {
+    if (from.isRoot || to.isWithin(from)) throw new ServiceError('MOVE_INTO_ITSELF', 'A folder cannot be moved into itself');
+    if (!this.volume.folders.has(from.toString())) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${from.toString()}`);
+    if (this.volume.folders.has(to.toString())) throw new ServiceError('ALREADY_EXISTS', `A folder exists at /${to.toString()}`);
+    if (this.volume.documents.has(to.toString())) throw new ServiceError('PATH_CONFLICT', 'A document exists at this path');
+    this.ensureFolder(to.parent);
+    const below = `${from.toString()}/`;
+    const renamed = (key: string) => (key === from.toString() ? to.toString() : `${to.toString()}/${key.slice(below.length)}`);
+    for (const map of [this.volume.documents, this.volume.folders] as Map<string, unknown>[]) {
+      const moving = [...map.entries()].filter(([key]) => key === from.toString() || key.startsWith(below));
+      for (const [key] of moving) map.delete(key);
+      for (const [key, value] of moving) map.set(renamed(key), value);
+    }
+    this.touch(from.parent);
+    this.touch(to.parent);
+  }
+
   async stage(source: Readable, limit: number): Promise<StagedUpload> {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -77,6 +77,13 @@ export class MeteredStore implements DocumentStore {
   deleteFolder(path: StoredPath, recursive: boolean, by?: string | null) {
     return this.inner.deleteFolder(path, recursive, by);
   }
+  /** The inner store's moves, when it has them (a move reads and writes no bytes here: not metered). */
+  get moveDocument() {
+    return this.inner.moveDocument?.bind(this.inner);
+  }
+  get moveFolder() {
+    return this.inner.moveFolder?.bind(this.inner);
+  }
   lock(path: StoredPath) {
     return this.inner.lock(path);
   }

@@ -53,6 +53,10 @@ export class StoredPath {
   equals(other: StoredPath): boolean {
     return this.toString() === other.toString();
   }
+  /** Whether this path is `other` or below it (a folder moved into itself). */
+  isWithin(other: StoredPath): boolean {
+    return other.segments.length <= this.segments.length && other.segments.every((s, i) => s === this.segments[i]);
+  }
 }
 
 const DOCUMENT_SUFFIX = /\.pdf$/i;

@@ -349,6 +349,21 @@ export interface DocumentStore {
   listFolder(path: StoredPath): Promise<FolderEntry[]>;
   /** Erases the folder, or moves it to the trash when the store keeps one (as deleteDocument). */
   deleteFolder(path: StoredPath, recursive: boolean, by?: string | null): Promise<void>;
+  /**
+   * Moves the document at `from` to `to` with its kept versions (docs/move.md): the same bytes and ETag, no new version,
+   * the trash untouched. `options.conflict` decides a document at `to` (fail: ALREADY_EXISTS; overwrite: it is deleted
+   * as deleteDocument would, into the trash when the store keeps one; unique: another name), `options.ifMatch` is
+   * checked against `from` (PRECONDITION_FAILED). The caller holds the locks of both paths. The answer is the write at
+   * the path it landed on (`record.replaced`: the ETag of the document it replaced). Absent: the store cannot move, and
+   * the operations layer answers MOVE_NOT_SUPPORTED.
+   */
+  moveDocument?(from: StoredPath, to: StoredPath, options: WriteOptions): Promise<WriteResult>;
+  /**
+   * Moves (renames) the folder at `from`, with every document below it and their versions, to `to`, which must not
+   * exist (ALREADY_EXISTS; PATH_CONFLICT for a document there) and must not be inside `from` (the caller refuses that).
+   * FOLDER_NOT_FOUND. Absent: as moveDocument.
+   */
+  moveFolder?(from: StoredPath, to: StoredPath): Promise<void>;
   /** Serializes writers of one document; read-modify-write holds it throughout. */
   lock(path: StoredPath): Promise<Release>;
   /** Removes leftovers of interrupted writes; called at start. */

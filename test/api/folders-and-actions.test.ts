@@ -143,7 +143,7 @@ describe('actions', () => {
       const problem = reply.json();
       assert.equal(problem.code, 'INVALID_ACTION');
       assert.match(problem.detail, /CopyAction/);
-      assert.deepEqual(problem.actions, ['CopyAction', 'ApplyRedactionsAction', 'FlattenFieldsAction', 'FlattenAnnotationsAction', 'PDFAConvertAction', 'PDFUAConvertAction', 'FacturXAction', 'LinearizeAction', 'OptimizeAction', 'PipelineAction', 'MergeDocumentsAction', 'SanitizeAction']);
+      assert.deepEqual(problem.actions, ['CopyAction', 'MoveAction', 'ApplyRedactionsAction', 'FlattenFieldsAction', 'FlattenAnnotationsAction', 'PDFAConvertAction', 'PDFUAConvertAction', 'FacturXAction', 'LinearizeAction', 'OptimizeAction', 'PipelineAction', 'MergeDocumentsAction', 'SanitizeAction']);
     }
     const badParam = await call(server, 'POST', '/documents/act/b.pdf', { body: { CopyAction: { savePath: 5 } } });
     assert.equal(badParam.status, 400);

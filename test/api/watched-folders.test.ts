@@ -107,7 +107,7 @@ describe('watched folders over HTTP', () => {
     for (const name of ['a-to-b', 'b-to-c']) assert.equal((await call(server, 'DELETE', `/watched-folders/${name}`)).status, 204);
   });
 
-  test('PUT, form upload, DOCX and image conversions, a copy and a restore from the trash each give exactly one run, its output stamped', async () => {
+  test('PUT, form upload, DOCX and image conversions, a copy, a restore from the trash and a move each give exactly one run, its output stamped', async () => {
     await ok(call(server, 'PUT', '/watched-folders/inbox', { body: { folder: 'in', pipeline: { name: 'stamp' }, target: 'out' } }), 201);
     await ok(putPdf(server, 'in/put.pdf', makePdf({ pages: 1, text: () => 'Put body' })), 201);
     const form = new FormData();
@@ -123,9 +123,12 @@ describe('watched folders over HTTP', () => {
     assert.equal((await call(server, 'DELETE', '/documents/elsewhere/trashed.pdf')).status, 204);
     const entry = (await call(server, 'GET', '/trash?limit=1', { headers: { accept: 'application/json' } })).json().entries[0];
     await ok(call(server, 'POST', `/trash/${entry.id}/restore`, { body: { savePath: 'in/restored.pdf' } }), [200, 201]);
+    // A move into the folder (docs/move.md) is an arrival too; the document's old place was not watched.
+    await ok(putPdf(server, 'elsewhere/moving.pdf', makePdf({ pages: 1, text: () => 'Moved body' })), 201);
+    await ok(call(server, 'POST', '/documents/elsewhere/moving.pdf', { body: { MoveAction: { savePath: 'in/moved.pdf' } } }), 201);
 
-    const names = ['put', 'form', 'memo', 'image', 'copied', 'restored'];
-    const done = await until(server, 'inbox', (b) => b.runs.length === names.length && finished(b), 'six runs');
+    const names = ['put', 'form', 'memo', 'image', 'copied', 'restored', 'moved'];
+    const done = await until(server, 'inbox', (b) => b.runs.length === names.length && finished(b), 'seven runs');
     assert.equal(done.runCount, names.length);
     assert.deepEqual(done.runs.map((r: any) => r.document).sort(), names.map((n) => `/in/${n}.pdf`).sort());
     for (const run of done.runs) {
@@ -143,7 +146,8 @@ describe('watched folders over HTTP', () => {
     assert.match(pdftotext(await storedBytes(server, 'out/memo.pdf')), /Memo body/);
     // The originals are as they arrived: the pipeline wrote to the target.
     assert.doesNotMatch(pdftotext(await storedBytes(server, 'in/put.pdf')), new RegExp(STAMP));
-    // Nothing ran twice: six jobs of PipelineAction in all.
+    assert.match(pdftotext(await storedBytes(server, 'out/moved.pdf')), /Moved body/);
+    // Nothing ran twice: seven jobs of PipelineAction in all.
     const jobs = (await call(server, 'GET', '/jobs', { headers: { accept: 'application/json' } })).json().jobs.filter((j: any) => j.action === 'PipelineAction');
     assert.equal(jobs.length, names.length, JSON.stringify(jobs.map((j: any) => [j.document, j.state, j.created])));
     // A new version of an arrived document is a new arrival: one more run.

@@ -561,6 +561,107 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
+    describe('moves (stores that can: moveDocument, moveFolder)', () => {
+      /** The body, for a store that moves; a store without moves is refused above it (MOVE_NOT_SUPPORTED). */
+      const withMoves = (title: string, body: (s: StoreUnderTest) => Promise<void>) =>
+        withStore(title, async (s) => {
+          if (s.store.moveDocument && s.store.moveFolder) await body(s);
+        });
+      const versionIds = async (store: DocumentStore, p: StoredPath) => (store.versions ? (await store.versions.list(p, { offset: 0, limit: 100 })).versions.map((v) => `${v.id} ${v.etag}`) : []);
+      const trashTotal = async (store: DocumentStore) => (store.trash ? (await store.trash.list({}, { offset: 0, limit: 100 })).total : 0);
+
+      withMoves('a moved document keeps its bytes, ETag and versions at the new path; the old path is empty; the trash is untouched', async (s) => {
+        const from = doc('mv/a.pdf');
+        const to = doc('elsewhere/deep/b.pdf');
+        const v1 = content('m1');
+        const v2 = content('m2');
+        await s.store.writeDocument(from, v1, { conflict: 'fail' });
+        await s.store.writeDocument(from, v2, { conflict: 'overwrite' });
+        const kept = await versionIds(s.store, from);
+        const moved = await s.store.moveDocument!(from, to, { conflict: 'fail', provenance: { by: 'alice', operation: 'MoveAction' } });
+        assert.deepEqual([moved.path.toString(), moved.created, moved.stat.etag, moved.stat.size, moved.record.replaced, moved.record.by], ['elsewhere/deep/b.pdf', true, etagOf(v2), v2.length, null, 'alice']);
+        await assertStored(s.store, to, v2, 'at the new path');
+        assert.equal(await s.store.statDocument(from), null);
+        assert.deepEqual(await s.store.listFolder(folder('mv')), []);
+        await rejectsWith(s.store.openDocument(from), 'DOCUMENT_NOT_FOUND');
+        assert.deepEqual(await versionIds(s.store, to), kept, 'the same versions, no new one');
+        if (s.store.versions) {
+          assert.equal(kept.length, 2);
+          await rejectsWith(s.store.versions.list(from, { offset: 0, limit: 10 }), 'DOCUMENT_NOT_FOUND');
+          // A new document at the old path starts afresh.
+          await s.store.writeDocument(from, content('new'), { conflict: 'fail' });
+          assert.equal((await versionIds(s.store, from)).length, 1);
+        }
+        assert.equal(await trashTotal(s.store), 0);
+        const restarted = await s.reopen();
+        await restarted.recover();
+        await assertStored(restarted, to, v2, 'after a restart');
+        assert.deepEqual(await versionIds(restarted, to), kept, 'versions after a restart');
+      });
+
+      withMoves('conflicts: fail refuses, unique picks another name, overwrite replaces as a delete; If-Match, a missing source and the same path are refused', async (s) => {
+        const from = doc('mc/a.pdf');
+        const to = doc('mc/b.pdf');
+        const mine = content('mine');
+        const theirs = content('theirs');
+        await s.store.writeDocument(from, mine, { conflict: 'fail' });
+        await s.store.writeDocument(to, theirs, { conflict: 'fail' });
+        await rejectsWith(s.store.moveDocument!(from, to, { conflict: 'fail' }), 'ALREADY_EXISTS');
+        await rejectsWith(s.store.moveDocument!(from, doc('mc/c.pdf'), { conflict: 'fail', ifMatch: '"stale"' }), 'PRECONDITION_FAILED');
+        await rejectsWith(s.store.moveDocument!(doc('mc/none.pdf'), doc('mc/c.pdf'), { conflict: 'fail' }), 'DOCUMENT_NOT_FOUND');
+        await rejectsWith(s.store.moveDocument!(from, from, { conflict: 'overwrite' }), 'MOVE_INTO_ITSELF');
+        await assertStored(s.store, from, mine, 'the source after refusals');
+        await assertStored(s.store, to, theirs, 'the target after refusals');
+        assert.equal(await s.store.statDocument(doc('mc/c.pdf')), null);
+        const unique = await s.store.moveDocument!(from, to, { conflict: 'unique' });
+        assert.notEqual(unique.path.toString(), 'mc/b.pdf');
+        assert.match(unique.path.toString(), /^mc\/b-\d+\.pdf$/);
+        await assertStored(s.store, unique.path, mine, 'under the unique name');
+        await assertStored(s.store, to, theirs, 'the taken name untouched');
+        const theirVersions = await versionIds(s.store, to);
+        const myVersions = await versionIds(s.store, unique.path);
+        const over = await s.store.moveDocument!(unique.path, to, { conflict: 'overwrite', ifMatch: etagOf(mine), provenance: { by: 'bob', operation: 'MoveAction' } });
+        assert.deepEqual([over.path.toString(), over.created, over.record.replaced], ['mc/b.pdf', false, etagOf(theirs)]);
+        await assertStored(s.store, to, mine, 'the moved document replaced the other');
+        assert.deepEqual(await versionIds(s.store, to), myVersions, 'with its own versions, not the replaced one\'s');
+        if (s.store.trash) {
+          const { entries } = await s.store.trash.list({}, { offset: 0, limit: 10 });
+          assert.deepEqual(entries.map((e) => [e.kind, e.path.toString(), e.deletedBy, e.versionCount]), [['document', 'mc/b.pdf', 'bob', theirVersions.length]], 'the replaced document went to the trash as a delete');
+        }
+      });
+
+      withMoves('a moved folder takes its documents, subfolders and versions; refused into itself, onto a folder, and when missing', async (s) => {
+        const a = content('fa');
+        const b = content('fb');
+        await s.store.writeDocument(doc('fm/one/a.pdf'), a, { conflict: 'fail' });
+        await s.store.writeDocument(doc('fm/one/a.pdf'), content('fa2'), { conflict: 'overwrite' });
+        await s.store.writeDocument(doc('fm/one/a.pdf'), a, { conflict: 'overwrite' });
+        await s.store.writeDocument(doc('fm/one/sub/b.pdf'), b, { conflict: 'fail' });
+        await s.store.writeDocument(doc('fm/other.pdf'), content('other'), { conflict: 'fail' });
+        await s.store.makeFolder(folder('fm/taken'));
+        const kept = await versionIds(s.store, doc('fm/one/a.pdf'));
+        await rejectsWith(s.store.moveFolder!(folder('fm/one'), folder('fm/one/sub/inner')), 'MOVE_INTO_ITSELF');
+        await rejectsWith(s.store.moveFolder!(folder('fm/one'), folder('fm/one')), 'MOVE_INTO_ITSELF');
+        await rejectsWith(s.store.moveFolder!(folder('fm/one'), folder('fm/taken')), 'ALREADY_EXISTS');
+        await rejectsWith(s.store.moveFolder!(folder('fm/none'), folder('fm/two')), 'FOLDER_NOT_FOUND');
+        await assertStored(s.store, doc('fm/one/a.pdf'), a, 'after refusals');
+        await s.store.moveFolder!(folder('fm/one'), folder('moved/two'));
+        await assertStored(s.store, doc('moved/two/a.pdf'), a, 'a document of the folder');
+        await assertStored(s.store, doc('moved/two/sub/b.pdf'), b, 'a document of a subfolder');
+        assert.equal(await s.store.statFolder(folder('fm/one')), null);
+        assert.equal(await s.store.statDocument(doc('fm/one/a.pdf')), null);
+        assert.deepEqual((await s.store.listFolder(folder('fm'))).map((e) => e.name), ['other.pdf', 'taken']);
+        assert.deepEqual((await s.store.listFolder(folder('moved/two'))).map((e) => `${e.type} ${e.name}`), ['document a.pdf', 'folder sub']);
+        assert.deepEqual(await versionIds(s.store, doc('moved/two/a.pdf')), kept, 'versions moved with the folder');
+        if (s.store.versions) assert.equal(kept.length, 3);
+        assert.equal(await trashTotal(s.store), 0);
+        const restarted = await s.reopen();
+        await restarted.recover();
+        assert.deepEqual(await versionIds(restarted, doc('moved/two/a.pdf')), kept, 'after a restart');
+        await assertStored(restarted, doc('moved/two/sub/b.pdf'), b, 'after a restart');
+      });
+    });
+
     describe('locks', () => {
       withStore('read-modify-write under the lock loses no update', async ({ store }) => {
         const p = doc('counter.pdf');

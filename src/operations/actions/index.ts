@@ -11,6 +11,7 @@ import { PAGE_LAYOUT_ACTIONS } from './PageLayoutActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
 import { LinearizeAction } from './LinearizeAction.js';
 import { MergeDocumentsAction } from './MergeDocumentsAction.js';
+import { MoveAction } from './MoveAction.js';
 import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PipelineAction } from './PipelineAction.js';
@@ -28,6 +29,7 @@ type AnyAction = ActionDefinition<OutputParams, unknown>;
 
 export const ACTIONS: readonly AnyAction[] = [
   CopyAction as AnyAction,
+  MoveAction as AnyAction,
   ApplyRedactionsAction as AnyAction,
   FlattenFieldsAction as AnyAction,
   FlattenAnnotationsAction as AnyAction,

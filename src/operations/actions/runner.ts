@@ -180,12 +180,16 @@ export class ActionRunner {
       const output = params.savePath !== undefined ? documentPathFromBody(params.savePath, 'savePath') : sourcePath;
       const inPlace = output.equals(sourcePath);
       const conflict: ConflictMode = inPlace ? 'overwrite' : conflictModeFor(params.namingMode);
+      // A move is refused for its rights and its store before anything is read (403, 501), and onto itself (400).
+      if (action.moves) this.documents.movingStore(ctx);
+      if (action.moves && inPlace) throw new ServiceError('MOVE_INTO_ITSELF', 'savePath is the document\'s own path');
       const stat = await this.documents.stat(sourcePath, ctx);
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
       const paths = { source: sourcePath, output, conflict };
       const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles, pipelines: this.pipelines, runner: this, paths }) : undefined;
-      const sourceBytes = stat.size + (action.otherBytes?.(prepared) ?? 0);
+      // A move reads no bytes: never a job for the document's size.
+      const sourceBytes = action.moves ? 0 : stat.size + (action.otherBytes?.(prepared) ?? 0);
       return { name: action.name, target: action.target, long: action.long === true || action.isLong?.(prepared) === true, sourceBytes, sourceEtag: stat.etag, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
@@ -329,6 +333,7 @@ export class ActionRunner {
     try {
       const { ctx, inPlace, params, files } = prepared;
       const action = this.named(prepared.name);
+      if (action.moves) return await this.move(prepared);
       const execution = exec ?? requestExecution();
       const { result, written, stat } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
         operation: action.name,
@@ -391,6 +396,13 @@ export class ActionRunner {
     } finally {
       await discardAll(prepared.files);
     }
+  }
+
+  /** A moving action's run (ActionDefinition.moves): the document and its versions to the output path; its model there. */
+  private async move(prepared: PreparedAction): Promise<ActionResponse> {
+    const written = await this.documents.move(prepared.source, prepared.output, prepared.conflict, prepared.ctx);
+    const model = await this.documents.reads.model(written.path, prepared.ctx).catch(() => documentModel(written.path, written.stat));
+    return { kind: 'document', created: written.created, model, location: written.path };
   }
 
   /** Prepares and executes an action inline, as one request. */

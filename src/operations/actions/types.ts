@@ -128,6 +128,11 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
    */
   need: Need | null;
   /**
+   * The action moves the stored document to savePath instead of writing new bytes (MoveAction): the runner moves it
+   * (DocumentOperations.move, with its versions) and never calls execute; it is never a job (no bytes to work on).
+   */
+  moves?: boolean;
+  /**
    * The action removes content that must not be recoverable (ApplyRedactionsAction): its write removes every earlier
    * version of the document it writes, unless the request's `keepVersions` is true (docs/versions.md, "Redaction").
    */

@@ -239,7 +239,7 @@ export interface paths {
         get: operations["listRootFolder"];
         put?: never;
         /**
-         * Upload a PDF, image or Office document into a folder by form
+         * Upload a PDF, image or Office document into the root folder by form
          * @description multipart/form-data with the file in a part named `file`; it is stored under its own file name (an image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type, its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.
          */
         post: operations["uploadToRootFolder"];
@@ -264,8 +264,8 @@ export interface paths {
          */
         put: operations["createFolder"];
         /**
-         * Upload a PDF, image or Office document into a folder by form
-         * @description multipart/form-data with the file in a part named `file`; it is stored under its own file name (an image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type, its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.
+         * Upload a PDF, image or Office document into a folder by form, or move the folder
+         * @description multipart/form-data with the file in a part named `file`; it is stored under its own file name (an image or Office document becomes "<name>.pdf"). A JSON (or XML) body instead is an action on the folder: {"MoveAction": {"savePath": "new/path"}} moves it with everything in it (201 with Location and the FolderModel at its new path; docs/move.md). An Office document is recognised by its part type, its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.
          */
         post: operations["uploadToFolder"];
         /**
@@ -297,7 +297,7 @@ export interface paths {
         put: operations["putDocument"];
         /**
          * Run a document action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, MoveAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
          */
         post: operations["runDocumentAction"];
         /**
@@ -6731,10 +6731,18 @@ export interface operations {
                     /** @description Files an HTML page refers to by their file names (style sheets, images, fonts; header.html and footer.html are the header and footer templates): with them the upload is a bundle (docs/api.md, "Bundles"; docs/html.md) */
                     asset?: Blob[];
                 };
+                "application/json": {
+                    /** @description Moves (renames) the folder, with everything in it and the versions of its documents, to savePath; needs the rights PUT and DELETE */
+                    MoveAction: {
+                        /** @description The folder's new path ("archive/2026"); it must not exist (409 ALREADY_EXISTS) nor be inside the folder (400 MOVE_INTO_ITSELF). Folders above it are created. */
+                        savePath: string;
+                    };
+                };
+                "application/xml": string;
             };
         };
         responses: {
-            /** @description DocumentModel (XML: <Document>). Content fields appear when the document could be opened. */
+            /** @description The model */
             201: {
                 headers: {
                     /** @description URL of the created resource */
@@ -6742,9 +6750,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DocumentModel"];
-                    "application/xml": components["schemas"]["DocumentModel"];
-                    "text/xml": components["schemas"]["DocumentModel"];
+                    "application/json": components["schemas"]["DocumentModel"] | components["schemas"]["FolderModel"];
+                    "application/xml": components["schemas"]["DocumentModel"] | components["schemas"]["FolderModel"];
+                    "text/xml": components["schemas"]["DocumentModel"] | components["schemas"]["FolderModel"];
                 };
             };
             /** @description Accepted: the work runs as a background job (Prefer: respond-async, or work that is long by nature); Location names the job */
@@ -7299,6 +7307,17 @@ export interface operations {
                          */
                         namingMode?: 0 | 1 | 2;
                     };
+                    /** @description Moves (renames) the document to savePath (required), with its versions; needs the rights PUT and DELETE. */
+                    MoveAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                    };
                     /** @description Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the redacted text still occurs outside page content. */
                     ApplyRedactionsAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7730,6 +7749,17 @@ export interface operations {
                              */
                             namingMode?: 0 | 1 | 2;
                         };
+                        /** @description Moves (renames) the document to savePath (required), with its versions; needs the rights PUT and DELETE. */
+                        MoveAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                        };
                         /** @description Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the redacted text still occurs outside page content. */
                         ApplyRedactionsAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -8150,6 +8180,17 @@ export interface operations {
                     action?: {
                         /** @description Copies the document to savePath (required). */
                         CopyAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                        };
+                        /** @description Moves (renames) the document to savePath (required), with its versions; needs the rights PUT and DELETE. */
+                        MoveAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
                             savePath: string;
                             /**

@@ -301,6 +301,8 @@ from .run_document_action_files_body_action_linearize_action_naming_mode import 
 from .run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction
 from .run_document_action_files_body_action_merge_documents_action_naming_mode import RunDocumentActionFilesBodyActionMergeDocumentsActionNamingMode
 from .run_document_action_files_body_action_merge_documents_action_sources_item import RunDocumentActionFilesBodyActionMergeDocumentsActionSourcesItem
+from .run_document_action_files_body_action_move_action import RunDocumentActionFilesBodyActionMoveAction
+from .run_document_action_files_body_action_move_action_naming_mode import RunDocumentActionFilesBodyActionMoveActionNamingMode
 from .run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction
 from .run_document_action_files_body_action_optimize_action_naming_mode import RunDocumentActionFilesBodyActionOptimizeActionNamingMode
 from .run_document_action_files_body_action_optimize_action_profile import RunDocumentActionFilesBodyActionOptimizeActionProfile
@@ -350,6 +352,8 @@ from .run_document_action_files_body_page_action_linearize_action_naming_mode im
 from .run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction
 from .run_document_action_files_body_page_action_merge_documents_action_naming_mode import RunDocumentActionFilesBodyPageActionMergeDocumentsActionNamingMode
 from .run_document_action_files_body_page_action_merge_documents_action_sources_item import RunDocumentActionFilesBodyPageActionMergeDocumentsActionSourcesItem
+from .run_document_action_files_body_page_action_move_action import RunDocumentActionFilesBodyPageActionMoveAction
+from .run_document_action_files_body_page_action_move_action_naming_mode import RunDocumentActionFilesBodyPageActionMoveActionNamingMode
 from .run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction
 from .run_document_action_files_body_page_action_optimize_action_naming_mode import RunDocumentActionFilesBodyPageActionOptimizeActionNamingMode
 from .run_document_action_files_body_page_action_optimize_action_profile import RunDocumentActionFilesBodyPageActionOptimizeActionProfile
@@ -399,6 +403,8 @@ from .run_document_action_json_body_linearize_action_naming_mode import RunDocum
 from .run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction
 from .run_document_action_json_body_merge_documents_action_naming_mode import RunDocumentActionJsonBodyMergeDocumentsActionNamingMode
 from .run_document_action_json_body_merge_documents_action_sources_item import RunDocumentActionJsonBodyMergeDocumentsActionSourcesItem
+from .run_document_action_json_body_move_action import RunDocumentActionJsonBodyMoveAction
+from .run_document_action_json_body_move_action_naming_mode import RunDocumentActionJsonBodyMoveActionNamingMode
 from .run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction
 from .run_document_action_json_body_optimize_action_naming_mode import RunDocumentActionJsonBodyOptimizeActionNamingMode
 from .run_document_action_json_body_optimize_action_profile import RunDocumentActionJsonBodyOptimizeActionProfile
@@ -639,7 +645,9 @@ from .trash_entry_model_kind import TrashEntryModelKind
 from .trash_model import TrashModel
 from .update_user_json_body import UpdateUserJsonBody
 from .update_user_json_body_rights_item import UpdateUserJsonBodyRightsItem
-from .upload_to_folder_body import UploadToFolderBody
+from .upload_to_folder_files_body import UploadToFolderFilesBody
+from .upload_to_folder_json_body import UploadToFolderJsonBody
+from .upload_to_folder_json_body_move_action import UploadToFolderJsonBodyMoveAction
 from .upload_to_folder_media import UploadToFolderMedia
 from .upload_to_folder_naming_mode import UploadToFolderNamingMode
 from .upload_to_folder_paper_size import UploadToFolderPaperSize
@@ -968,6 +976,8 @@ __all__ = (
     "RunDocumentActionFilesBodyActionMergeDocumentsAction",
     "RunDocumentActionFilesBodyActionMergeDocumentsActionNamingMode",
     "RunDocumentActionFilesBodyActionMergeDocumentsActionSourcesItem",
+    "RunDocumentActionFilesBodyActionMoveAction",
+    "RunDocumentActionFilesBodyActionMoveActionNamingMode",
     "RunDocumentActionFilesBodyActionOptimizeAction",
     "RunDocumentActionFilesBodyActionOptimizeActionNamingMode",
     "RunDocumentActionFilesBodyActionOptimizeActionProfile",
@@ -1017,6 +1027,8 @@ __all__ = (
     "RunDocumentActionFilesBodyPageActionMergeDocumentsAction",
     "RunDocumentActionFilesBodyPageActionMergeDocumentsActionNamingMode",
     "RunDocumentActionFilesBodyPageActionMergeDocumentsActionSourcesItem",
+    "RunDocumentActionFilesBodyPageActionMoveAction",
+    "RunDocumentActionFilesBodyPageActionMoveActionNamingMode",
     "RunDocumentActionFilesBodyPageActionOptimizeAction",
     "RunDocumentActionFilesBodyPageActionOptimizeActionNamingMode",
     "RunDocumentActionFilesBodyPageActionOptimizeActionProfile",
@@ -1066,6 +1078,8 @@ __all__ = (
     "RunDocumentActionJsonBodyMergeDocumentsAction",
     "RunDocumentActionJsonBodyMergeDocumentsActionNamingMode",
     "RunDocumentActionJsonBodyMergeDocumentsActionSourcesItem",
+    "RunDocumentActionJsonBodyMoveAction",
+    "RunDocumentActionJsonBodyMoveActionNamingMode",
     "RunDocumentActionJsonBodyOptimizeAction",
     "RunDocumentActionJsonBodyOptimizeActionNamingMode",
     "RunDocumentActionJsonBodyOptimizeActionProfile",
@@ -1306,7 +1320,9 @@ __all__ = (
     "TrashModel",
     "UpdateUserJsonBody",
     "UpdateUserJsonBodyRightsItem",
-    "UploadToFolderBody",
+    "UploadToFolderFilesBody",
+    "UploadToFolderJsonBody",
+    "UploadToFolderJsonBodyMoveAction",
     "UploadToFolderMedia",
     "UploadToFolderNamingMode",
     "UploadToFolderPaperSize",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction
   from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction
   from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction
+  from ..models.run_document_action_files_body_action_move_action import RunDocumentActionFilesBodyActionMoveAction
   from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction
   from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction
   from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction
@@ -39,6 +40,8 @@ class RunDocumentActionFilesBodyAction:
 
         Attributes:
             copy_action (RunDocumentActionFilesBodyActionCopyAction | Unset): Copies the document to savePath (required).
+            move_action (RunDocumentActionFilesBodyActionMoveAction | Unset): Moves (renames) the document to savePath
+                (required), with its versions; needs the rights PUT and DELETE.
             apply_redactions_action (RunDocumentActionFilesBodyActionApplyRedactionsAction | Unset): Applies Redact
                 annotations: removes the text under them from the content streams, clears covered image pixels, removes covered
                 vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text
@@ -104,6 +107,7 @@ class RunDocumentActionFilesBodyAction:
      """
 
     copy_action: RunDocumentActionFilesBodyActionCopyAction | Unset = UNSET
+    move_action: RunDocumentActionFilesBodyActionMoveAction | Unset = UNSET
     apply_redactions_action: RunDocumentActionFilesBodyActionApplyRedactionsAction | Unset = UNSET
     flatten_fields_action: RunDocumentActionFilesBodyActionFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionFilesBodyActionFlattenAnnotationsAction | Unset = UNSET
@@ -129,6 +133,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_move_action import RunDocumentActionFilesBodyActionMoveAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction # noqa: PLC0415
@@ -137,6 +142,10 @@ class RunDocumentActionFilesBodyAction:
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
+
+        move_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.move_action, Unset):
+            move_action = self.move_action.to_dict()
 
         apply_redactions_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.apply_redactions_action, Unset):
@@ -189,6 +198,8 @@ class RunDocumentActionFilesBodyAction:
         })
         if copy_action is not UNSET:
             field_dict["CopyAction"] = copy_action
+        if move_action is not UNSET:
+            field_dict["MoveAction"] = move_action
         if apply_redactions_action is not UNSET:
             field_dict["ApplyRedactionsAction"] = apply_redactions_action
         if flatten_fields_action is not UNSET:
@@ -225,6 +236,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_move_action import RunDocumentActionFilesBodyActionMoveAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction # noqa: PLC0415
@@ -237,6 +249,16 @@ class RunDocumentActionFilesBodyAction:
             copy_action = UNSET
         else:
             copy_action = RunDocumentActionFilesBodyActionCopyAction.from_dict(_copy_action)
+
+
+
+
+        _move_action = d.pop("MoveAction", UNSET)
+        move_action: RunDocumentActionFilesBodyActionMoveAction | Unset
+        if isinstance(_move_action,  Unset):
+            move_action = UNSET
+        else:
+            move_action = RunDocumentActionFilesBodyActionMoveAction.from_dict(_move_action)
 
 
 
@@ -353,6 +375,7 @@ class RunDocumentActionFilesBodyAction:
 
         run_document_action_files_body_action = cls(
             copy_action=copy_action,
+            move_action=move_action,
             apply_redactions_action=apply_redactions_action,
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,

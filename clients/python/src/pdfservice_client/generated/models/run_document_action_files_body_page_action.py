@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction
   from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction
   from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction
+  from ..models.run_document_action_files_body_page_action_move_action import RunDocumentActionFilesBodyPageActionMoveAction
   from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction
   from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction
   from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction
@@ -40,6 +41,8 @@ class RunDocumentActionFilesBodyPageAction:
         Attributes:
             copy_action (RunDocumentActionFilesBodyPageActionCopyAction | Unset): Copies the document to savePath
                 (required).
+            move_action (RunDocumentActionFilesBodyPageActionMoveAction | Unset): Moves (renames) the document to savePath
+                (required), with its versions; needs the rights PUT and DELETE.
             apply_redactions_action (RunDocumentActionFilesBodyPageActionApplyRedactionsAction | Unset): Applies Redact
                 annotations: removes the text under them from the content streams, clears covered image pixels, removes covered
                 vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text
@@ -105,6 +108,7 @@ class RunDocumentActionFilesBodyPageAction:
      """
 
     copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset = UNSET
+    move_action: RunDocumentActionFilesBodyPageActionMoveAction | Unset = UNSET
     apply_redactions_action: RunDocumentActionFilesBodyPageActionApplyRedactionsAction | Unset = UNSET
     flatten_fields_action: RunDocumentActionFilesBodyPageActionFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction | Unset = UNSET
@@ -130,6 +134,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_move_action import RunDocumentActionFilesBodyPageActionMoveAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction # noqa: PLC0415
@@ -138,6 +143,10 @@ class RunDocumentActionFilesBodyPageAction:
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
+
+        move_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.move_action, Unset):
+            move_action = self.move_action.to_dict()
 
         apply_redactions_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.apply_redactions_action, Unset):
@@ -190,6 +199,8 @@ class RunDocumentActionFilesBodyPageAction:
         })
         if copy_action is not UNSET:
             field_dict["CopyAction"] = copy_action
+        if move_action is not UNSET:
+            field_dict["MoveAction"] = move_action
         if apply_redactions_action is not UNSET:
             field_dict["ApplyRedactionsAction"] = apply_redactions_action
         if flatten_fields_action is not UNSET:
@@ -226,6 +237,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_move_action import RunDocumentActionFilesBodyPageActionMoveAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction # noqa: PLC0415
@@ -238,6 +250,16 @@ class RunDocumentActionFilesBodyPageAction:
             copy_action = UNSET
         else:
             copy_action = RunDocumentActionFilesBodyPageActionCopyAction.from_dict(_copy_action)
+
+
+
+
+        _move_action = d.pop("MoveAction", UNSET)
+        move_action: RunDocumentActionFilesBodyPageActionMoveAction | Unset
+        if isinstance(_move_action,  Unset):
+            move_action = UNSET
+        else:
+            move_action = RunDocumentActionFilesBodyPageActionMoveAction.from_dict(_move_action)
 
 
 
@@ -354,6 +376,7 @@ class RunDocumentActionFilesBodyPageAction:
 
         run_document_action_files_body_page_action = cls(
             copy_action=copy_action,
+            move_action=move_action,
             apply_redactions_action=apply_redactions_action,
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,

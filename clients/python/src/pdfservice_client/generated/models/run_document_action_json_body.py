@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction
   from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction
   from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction
+  from ..models.run_document_action_json_body_move_action import RunDocumentActionJsonBodyMoveAction
   from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction
   from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction
   from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction
@@ -38,6 +39,8 @@ class RunDocumentActionJsonBody:
     """ 
         Attributes:
             copy_action (RunDocumentActionJsonBodyCopyAction | Unset): Copies the document to savePath (required).
+            move_action (RunDocumentActionJsonBodyMoveAction | Unset): Moves (renames) the document to savePath (required),
+                with its versions; needs the rights PUT and DELETE.
             apply_redactions_action (RunDocumentActionJsonBodyApplyRedactionsAction | Unset): Applies Redact annotations:
                 removes the text under them from the content streams, clears covered image pixels, removes covered vector art,
                 paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422
@@ -103,6 +106,7 @@ class RunDocumentActionJsonBody:
      """
 
     copy_action: RunDocumentActionJsonBodyCopyAction | Unset = UNSET
+    move_action: RunDocumentActionJsonBodyMoveAction | Unset = UNSET
     apply_redactions_action: RunDocumentActionJsonBodyApplyRedactionsAction | Unset = UNSET
     flatten_fields_action: RunDocumentActionJsonBodyFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionJsonBodyFlattenAnnotationsAction | Unset = UNSET
@@ -128,6 +132,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_move_action import RunDocumentActionJsonBodyMoveAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction # noqa: PLC0415
@@ -136,6 +141,10 @@ class RunDocumentActionJsonBody:
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
+
+        move_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.move_action, Unset):
+            move_action = self.move_action.to_dict()
 
         apply_redactions_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.apply_redactions_action, Unset):
@@ -188,6 +197,8 @@ class RunDocumentActionJsonBody:
         })
         if copy_action is not UNSET:
             field_dict["CopyAction"] = copy_action
+        if move_action is not UNSET:
+            field_dict["MoveAction"] = move_action
         if apply_redactions_action is not UNSET:
             field_dict["ApplyRedactionsAction"] = apply_redactions_action
         if flatten_fields_action is not UNSET:
@@ -224,6 +235,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_move_action import RunDocumentActionJsonBodyMoveAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction # noqa: PLC0415
@@ -236,6 +248,16 @@ class RunDocumentActionJsonBody:
             copy_action = UNSET
         else:
             copy_action = RunDocumentActionJsonBodyCopyAction.from_dict(_copy_action)
+
+
+
+
+        _move_action = d.pop("MoveAction", UNSET)
+        move_action: RunDocumentActionJsonBodyMoveAction | Unset
+        if isinstance(_move_action,  Unset):
+            move_action = UNSET
+        else:
+            move_action = RunDocumentActionJsonBodyMoveAction.from_dict(_move_action)
 
 
 
@@ -352,6 +374,7 @@ class RunDocumentActionJsonBody:
 
         run_document_action_json_body = cls(
             copy_action=copy_action,
+            move_action=move_action,
             apply_redactions_action=apply_redactions_action,
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,

@@ -159,9 +159,10 @@ def sync_detailed(
      The body is an object with exactly one key, the action name, whose value holds its parameters; or
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
-    namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
-    LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
+    namingMode decides clashes at savePath. Known actions: CopyAction, MoveAction,
+    ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction,
+    PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, PipelineAction,
+    MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -216,9 +217,10 @@ def sync(
      The body is an object with exactly one key, the action name, whose value holds its parameters; or
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
-    namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
-    LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
+    namingMode decides clashes at savePath. Known actions: CopyAction, MoveAction,
+    ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction,
+    PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, PipelineAction,
+    MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -268,9 +270,10 @@ async def asyncio_detailed(
      The body is an object with exactly one key, the action name, whose value holds its parameters; or
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
-    namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
-    LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
+    namingMode decides clashes at savePath. Known actions: CopyAction, MoveAction,
+    ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction,
+    PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, PipelineAction,
+    MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -325,9 +328,10 @@ async def asyncio(
      The body is an object with exactly one key, the action name, whose value holds its parameters; or
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
-    namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
-    LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
+    namingMode decides clashes at savePath. Known actions: CopyAction, MoveAction,
+    ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction,
+    PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, PipelineAction,
+    MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):

@@ -9,9 +9,11 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.document_model import DocumentModel
+from ...models.folder_model import FolderModel
 from ...models.job import Job
 from ...models.problem import Problem
-from ...models.upload_to_folder_body import UploadToFolderBody
+from ...models.upload_to_folder_files_body import UploadToFolderFilesBody
+from ...models.upload_to_folder_json_body import UploadToFolderJsonBody
 from ...models.upload_to_folder_media import UploadToFolderMedia
 from ...models.upload_to_folder_naming_mode import UploadToFolderNamingMode
 from ...models.upload_to_folder_paper_size import UploadToFolderPaperSize
@@ -24,7 +26,7 @@ from typing import cast
 def _get_kwargs(
     folder_path: str,
     *,
-    body: UploadToFolderBody,
+    body:    UploadToFolderFilesBody  |     UploadToFolderJsonBody  | Unset = UNSET,
     naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
     page_range: str | Unset = UNSET,
     landscape: bool | Unset = UNSET,
@@ -161,20 +163,42 @@ def _get_kwargs(
         "params": params,
     }
 
-    _kwargs["files"] = body.to_multipart()
+    if isinstance(body, UploadToFolderFilesBody):
+        _kwargs["files"] = body.to_multipart()
 
-    headers["Content-Type"] = "multipart/form-data; boundary=+++"
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+    if isinstance(body, UploadToFolderJsonBody):
+        _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
 
     _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentModel | Job | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentModel | FolderModel | Job | Problem | None:
     if response.status_code == 201:
-        response_201 = DocumentModel.from_dict(response.json())
+        def _parse_response_201(data: object) -> DocumentModel | FolderModel:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_201_type_0 = DocumentModel.from_dict(data)
 
 
+
+                return response_201_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_201_type_1 = FolderModel.from_dict(data)
+
+
+
+            return response_201_type_1
+
+        response_201 = _parse_response_201(response.json())
 
         return response_201
 
@@ -226,7 +250,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentModel | Job | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentModel | FolderModel | Job | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -239,7 +263,7 @@ def sync_detailed(
     folder_path: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UploadToFolderBody,
+    body:    UploadToFolderFilesBody  |     UploadToFolderJsonBody  | Unset = UNSET,
     naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
     page_range: str | Unset = UNSET,
     landscape: bool | Unset = UNSET,
@@ -274,12 +298,14 @@ def sync_detailed(
     prefer: str | Unset = UNSET,
     x_service_webhook_url: str | Unset = UNSET,
 
-) -> Response[DocumentModel | Job | Problem]:
-    """ Upload a PDF, image or Office document into a folder by form
+) -> Response[DocumentModel | FolderModel | Job | Problem]:
+    """ Upload a PDF, image or Office document into a folder by form, or move the folder
 
      multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
-    image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
-    its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
+    image or Office document becomes "<name>.pdf"). A JSON (or XML) body instead is an action on the
+    folder: {"MoveAction": {"savePath": "new/path"}} moves it with everything in it (201 with Location
+    and the FolderModel at its new path; docs/move.md). An Office document is recognised by its part
+    type, its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
     options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what
     happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as
     a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes
@@ -321,14 +347,15 @@ def sync_detailed(
         outline (bool | Unset):
         prefer (str | Unset):
         x_service_webhook_url (str | Unset):
-        body (UploadToFolderBody):
+        body (UploadToFolderFilesBody):
+        body (UploadToFolderJsonBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DocumentModel | Job | Problem]
+        Response[DocumentModel | FolderModel | Job | Problem]
      """
 
 
@@ -381,7 +408,7 @@ def sync(
     folder_path: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UploadToFolderBody,
+    body:    UploadToFolderFilesBody  |     UploadToFolderJsonBody  | Unset = UNSET,
     naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
     page_range: str | Unset = UNSET,
     landscape: bool | Unset = UNSET,
@@ -416,12 +443,14 @@ def sync(
     prefer: str | Unset = UNSET,
     x_service_webhook_url: str | Unset = UNSET,
 
-) -> DocumentModel | Job | Problem | None:
-    """ Upload a PDF, image or Office document into a folder by form
+) -> DocumentModel | FolderModel | Job | Problem | None:
+    """ Upload a PDF, image or Office document into a folder by form, or move the folder
 
      multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
-    image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
-    its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
+    image or Office document becomes "<name>.pdf"). A JSON (or XML) body instead is an action on the
+    folder: {"MoveAction": {"savePath": "new/path"}} moves it with everything in it (201 with Location
+    and the FolderModel at its new path; docs/move.md). An Office document is recognised by its part
+    type, its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
     options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what
     happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as
     a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes
@@ -463,14 +492,15 @@ def sync(
         outline (bool | Unset):
         prefer (str | Unset):
         x_service_webhook_url (str | Unset):
-        body (UploadToFolderBody):
+        body (UploadToFolderFilesBody):
+        body (UploadToFolderJsonBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DocumentModel | Job | Problem
+        DocumentModel | FolderModel | Job | Problem
      """
 
 
@@ -518,7 +548,7 @@ async def asyncio_detailed(
     folder_path: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UploadToFolderBody,
+    body:    UploadToFolderFilesBody  |     UploadToFolderJsonBody  | Unset = UNSET,
     naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
     page_range: str | Unset = UNSET,
     landscape: bool | Unset = UNSET,
@@ -553,12 +583,14 @@ async def asyncio_detailed(
     prefer: str | Unset = UNSET,
     x_service_webhook_url: str | Unset = UNSET,
 
-) -> Response[DocumentModel | Job | Problem]:
-    """ Upload a PDF, image or Office document into a folder by form
+) -> Response[DocumentModel | FolderModel | Job | Problem]:
+    """ Upload a PDF, image or Office document into a folder by form, or move the folder
 
      multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
-    image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
-    its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
+    image or Office document becomes "<name>.pdf"). A JSON (or XML) body instead is an action on the
+    folder: {"MoveAction": {"savePath": "new/path"}} moves it with everything in it (201 with Location
+    and the FolderModel at its new path; docs/move.md). An Office document is recognised by its part
+    type, its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
     options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what
     happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as
     a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes
@@ -600,14 +632,15 @@ async def asyncio_detailed(
         outline (bool | Unset):
         prefer (str | Unset):
         x_service_webhook_url (str | Unset):
-        body (UploadToFolderBody):
+        body (UploadToFolderFilesBody):
+        body (UploadToFolderJsonBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DocumentModel | Job | Problem]
+        Response[DocumentModel | FolderModel | Job | Problem]
      """
 
 
@@ -660,7 +693,7 @@ async def asyncio(
     folder_path: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UploadToFolderBody,
+    body:    UploadToFolderFilesBody  |     UploadToFolderJsonBody  | Unset = UNSET,
     naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
     page_range: str | Unset = UNSET,
     landscape: bool | Unset = UNSET,
@@ -695,12 +728,14 @@ async def asyncio(
     prefer: str | Unset = UNSET,
     x_service_webhook_url: str | Unset = UNSET,
 
-) -> DocumentModel | Job | Problem | None:
-    """ Upload a PDF, image or Office document into a folder by form
+) -> DocumentModel | FolderModel | Job | Problem | None:
+    """ Upload a PDF, image or Office document into a folder by form, or move the folder
 
      multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
-    image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
-    its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
+    image or Office document becomes "<name>.pdf"). A JSON (or XML) body instead is an action on the
+    folder: {"MoveAction": {"savePath": "new/path"}} moves it with everything in it (201 with Location
+    and the FolderModel at its new path; docs/move.md). An Office document is recognised by its part
+    type, its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
     options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what
     happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as
     a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes
@@ -742,14 +777,15 @@ async def asyncio(
         outline (bool | Unset):
         prefer (str | Unset):
         x_service_webhook_url (str | Unset):
-        body (UploadToFolderBody):
+        body (UploadToFolderFilesBody):
+        body (UploadToFolderJsonBody):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DocumentModel | Job | Problem
+        DocumentModel | FolderModel | Job | Problem
      """
 
 

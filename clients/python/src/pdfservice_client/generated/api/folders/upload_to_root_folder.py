@@ -273,7 +273,7 @@ def sync_detailed(
     x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
-    """ Upload a PDF, image or Office document into a folder by form
+    """ Upload a PDF, image or Office document into the root folder by form
 
      multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
     image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
@@ -412,7 +412,7 @@ def sync(
     x_service_webhook_url: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
-    """ Upload a PDF, image or Office document into a folder by form
+    """ Upload a PDF, image or Office document into the root folder by form
 
      multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
     image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
@@ -546,7 +546,7 @@ async def asyncio_detailed(
     x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
-    """ Upload a PDF, image or Office document into a folder by form
+    """ Upload a PDF, image or Office document into the root folder by form
 
      multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
     image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
@@ -685,7 +685,7 @@ async def asyncio(
     x_service_webhook_url: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
-    """ Upload a PDF, image or Office document into a folder by form
+    """ Upload a PDF, image or Office document into the root folder by form
 
      multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
     image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,

@@ -20,12 +20,12 @@ from typing import cast
 
 
 
-T = TypeVar("T", bound="UploadToFolderBody")
+T = TypeVar("T", bound="UploadToFolderFilesBody")
 
 
 
 @_attrs_define
-class UploadToFolderBody:
+class UploadToFolderFilesBody:
     """ 
         Attributes:
             file (File): The PDF, image, Office document or HTML page, with its file name
@@ -115,14 +115,14 @@ class UploadToFolderBody:
                 asset.append(asset_item)
 
 
-        upload_to_folder_body = cls(
+        upload_to_folder_files_body = cls(
             file=file,
             asset=asset,
         )
 
 
-        upload_to_folder_body.additional_properties = d
-        return upload_to_folder_body
+        upload_to_folder_files_body.additional_properties = d
+        return upload_to_folder_files_body
 
     @property
     def additional_keys(self) -> list[str]:
