@@ -35,6 +35,7 @@ export const ERROR_CATALOG = {
   KEYSTORE_PASSWORD_INVALID: { status: 400, title: 'The key store or key password is wrong' },
   KEYSTORE_ALIAS_NOT_FOUND: { status: 400, title: 'The key store has no key with that alias' },
   KEYSTORE_NO_PRIVATE_KEY: { status: 400, title: 'The key store holds no private key' },
+  OIDC_SIGNIN_STATE_INVALID: { status: 400, title: 'The sign-in\'s state is not one this browser began here' },
   UNSUPPORTED_CHARACTERS: { status: 400, title: 'The text has characters no font of the service can draw' },
   AUTHENTICATION_REQUIRED: { status: 401, title: 'A valid session or credentials are required' },
   INVALID_CREDENTIALS: { status: 401, title: 'The user name or password is wrong' },
@@ -42,6 +43,8 @@ export const ERROR_CATALOG = {
   // OpenID Connect bearer tokens (docs/oidc.md); both with WWW-Authenticate: Bearer error="invalid_token".
   OIDC_TOKEN_INVALID: { status: 401, title: 'The OpenID Connect access token is not valid here' },
   OIDC_TOKEN_EXPIRED: { status: 401, title: 'The OpenID Connect access token has expired' },
+  // The console's sign-in through the issuer (docs/oidc.md, "Console sign-in").
+  OIDC_SIGNIN_FAILED: { status: 401, title: 'Signing in through the OpenID Connect issuer did not succeed' },
   FORBIDDEN: { status: 403, title: 'The user lacks the right for this request' },
   CROSS_SITE_REQUEST: { status: 403, title: 'A state-changing request with the session cookie came from another site' },
   DOCUMENT_PASSWORD_REQUIRED: { status: 403, title: 'The document is encrypted and needs a password' },
@@ -58,6 +61,7 @@ export const ERROR_CATALOG = {
   FOLDER_NOT_FOUND: { status: 404, title: 'No such folder' },
   USER_NOT_FOUND: { status: 404, title: 'No such user' },
   DMS_ACCOUNT_NOT_FOUND: { status: 404, title: 'The user has no mapped DMS account' },
+  OIDC_SIGNIN_NOT_CONFIGURED: { status: 404, title: 'The service has no sign-in through an OpenID Connect issuer' },
   TOKEN_NOT_FOUND: { status: 404, title: 'No such API token' },
   JOB_NOT_FOUND: { status: 404, title: 'No such job' },
   JOB_RESULT_NOT_FOUND: { status: 404, title: 'The job has no result file' },

@@ -1,9 +1,17 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, problemText, type SessionModel } from './api.ts';
 
 export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionModel) => void }) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // The issuer the service signs in through, when it has one (GET /sessions/oidc, public): a plain link, since the
+  // sign-in is a series of navigations through the issuer's pages and back to the service (docs/oidc.md).
+  const [issuer, setIssuer] = useState<{ name: string; start: string } | undefined>(undefined);
+  useEffect(() => {
+    void api.GET('/pdfservice/v1/sessions/oidc').then(({ data }) => {
+      if (data?.enabled && data.name && data.start) setIssuer({ name: data.name, start: data.start });
+    }, () => {});
+  }, []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -34,6 +42,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionModel) => 
         <button type="submit" disabled={busy}>Sign in</button>
         {error && <p id="signin-error" role="alert" class="error">{error}</p>}
       </form>
+      {issuer && <p class="signin-oidc"><a class="button" href={issuer.start}>Sign in with {issuer.name}</a></p>}
     </main>
   );
 }

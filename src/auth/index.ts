@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { isApiToken, OidcVerifier, refused } from './oidc.js';
+import { OidcSignIn } from './oidc-signin.js';
 import { generatePassword } from './passwords.js';
 import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
 import { MemoryLoginThrottle, type LoginThrottle } from './throttle.js';
@@ -46,6 +47,19 @@ interface Verified {
  * not follow the service user's password.
  */
 const DIRECTORY_STAMP = 'directory';
+
+/**
+ * The stamp of a session opened through the OpenID Connect issuer (the console's sign-in): this prefix and the rights
+ * the mapping gave at sign-in, comma-separated. Such a user has no password to follow; the session keeps those rights
+ * until it ends (a changed mapping or changed claims apply at the next sign-in), and ends if a service user of the
+ * same name appears.
+ */
+const OIDC_STAMP = 'oidc:';
+
+const oidcRights = (stamp: string): Right[] => {
+  const held = new Set(stamp.slice(OIDC_STAMP.length).split(','));
+  return RIGHTS.filter((r) => held.has(r));
+};
 
 /**
  * HTTP Basic sends the password with every request; running scrypt (or asking
@@ -101,8 +115,9 @@ class DefaultAuth implements Auth {
     private readonly throttle: LoginThrottle,
     private readonly limits: SessionLimits,
     private readonly tokenStore: TokenStore,
-    private readonly directory?: ExternalDirectory,
-    private readonly oidc?: OidcVerifier,
+    private readonly directory: ExternalDirectory | undefined,
+    private readonly oidc: OidcVerifier | undefined,
+    readonly oidcSignIn: OidcSignIn | undefined,
   ) {}
 
   get users(): UserAdmin {
@@ -115,12 +130,20 @@ class DefaultAuth implements Auth {
 
   async bearer(token: string): Promise<Principal> {
     if (!this.oidc || isApiToken(token)) return this.tokenStore.authenticate(token);
-    const principal = await this.oidc.authenticate(token);
-    // A name the issuer gives must not make its holder a service user's double (their jobs, their pipelines).
+    return this.admitOidc(await this.oidc.authenticate(token));
+  }
+
+  /** A name the issuer gives must not make its holder a service user's double (their jobs, their pipelines). */
+  async admitOidc(principal: Principal): Promise<Principal> {
     if (await this.service.store.find(principal.username)) {
       throw refused(`The token names the user ${JSON.stringify(principal.username)}, which is a service user's name; OpenID Connect users must have names of their own (docs/oidc.md)`);
     }
     return principal;
+  }
+
+  async openOidcSession(principal: Principal) {
+    const { id, session } = await this.sessions.create(principal.username, `${OIDC_STAMP}${principal.rights.join(',')}`);
+    return { sessionId: id, session: this.view(principal.username, [...principal.rights], session) };
   }
 
   /** The rights of a user now: the service user's, or for a directory user without one, the directory's. */
@@ -185,6 +208,16 @@ class DefaultAuth implements Auth {
     if (!session) return null;
     // Rights are read from the user on every request, so changed rights apply at once.
     const user = await this.service.store.find(session.username);
+    if (session.stamp.startsWith(OIDC_STAMP)) {
+      // A service user of this name created since: the session is not theirs.
+      if (user) {
+        await this.sessions.delete(sessionId);
+        return null;
+      }
+      const rights = oidcRights(session.stamp);
+      const principal: Principal = { username: session.username, rights, via: 'session', sessionId };
+      return { principal, session: this.view(session.username, rights, session) };
+    }
     const directoryLogin = session.stamp === DIRECTORY_STAMP && session.credentials !== undefined;
     if (!directoryLogin && (!user || stampOf(user) !== session.stamp)) {
       await this.sessions.delete(sessionId);
@@ -316,5 +349,19 @@ export async function createAuth(
     }
   }
   const oidc = config.oidcIssuer !== undefined && config.oidcAudience !== undefined ? new OidcVerifier({ ...config, oidcIssuer: config.oidcIssuer, oidcAudience: config.oidcAudience }) : undefined;
-  return { auth: new DefaultAuth(service, sessions, throttle, limits, tokens, parts.directory, oidc), ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
+  // The sign-in admits its user as a bearer token's is admitted; the class needs the auth it belongs to, hence the late binding.
+  let admit: (principal: Principal) => Promise<Principal> = () => Promise.reject(new Error('not ready'));
+  const signIn = oidc && config.oidcClientId !== undefined && config.oidcClientSecret !== undefined && config.oidcRedirectUri !== undefined
+    ? new OidcSignIn({
+      clientId: config.oidcClientId,
+      clientSecret: config.oidcClientSecret,
+      redirectUri: config.oidcRedirectUri,
+      scopes: config.oidcScopes,
+      resource: config.oidcResource,
+      displayName: config.oidcDisplayName ?? new URL(config.oidcIssuer!).hostname,
+    }, config.oidcIssuer!, oidc, (principal) => admit(principal))
+    : undefined;
+  const auth = new DefaultAuth(service, sessions, throttle, limits, tokens, parts.directory, oidc, signIn);
+  admit = (principal) => auth.admitOidc(principal);
+  return { auth, ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
 }

@@ -72,8 +72,15 @@ export function mappedRights(mapping: OidcRightsMapping, claim: unknown): Right[
   return RIGHTS.filter((r) => rights.has(r));
 }
 
+/** The endpoints of the authorization-code flow, from the discovery document (console sign-in, oidc-signin.ts). */
+export interface OidcEndpoints {
+  authorization: string;
+  token: string;
+}
+
 export class OidcVerifier {
   private keys: JWTVerifyGetKey | undefined;
+  private endpointsFound: OidcEndpoints | undefined;
   private discovering: Promise<JWTVerifyGetKey> | undefined;
   /** When discovery last failed: it is not tried again within the cooldown, so a dead issuer costs one fetch a cooldown. */
   private failed: { at: number; error: ServiceError } | undefined;
@@ -107,6 +114,36 @@ export class OidcVerifier {
     }
     const rights = mappedRights(this.settings.oidcRights, claimAt(payload, this.settings.oidcRightsClaim));
     return { username, rights, via: 'oidc' };
+  }
+
+  /**
+   * The claims of an ID token the console's sign-in received (OpenID Connect Core 3.1.3.7): signed by the issuer's
+   * keys with an asymmetric algorithm, `iss` the issuer, `aud` the client, not expired, and its `nonce` the one the
+   * sign-in sent (a token of another sign-in, replayed here, has another).
+   */
+  async verifyIdToken(token: string, clientId: string, nonce: string): Promise<JWTPayload> {
+    const getKey = await this.keySet();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, getKey, {
+        issuer: this.settings.oidcIssuer,
+        audience: clientId,
+        algorithms: ASYMMETRIC_ALGORITHMS,
+        clockTolerance: this.settings.oidcClockSkewSeconds,
+        requiredClaims: ['exp', 'iat', 'sub'],
+      }));
+    } catch (err) {
+      throw this.explain(err);
+    }
+    if (payload.nonce !== nonce) throw refused('The ID token\'s nonce is not the one this sign-in sent');
+    return payload;
+  }
+
+  /** The authorization and token endpoints; 503 while the discovery document cannot be fetched. */
+  async endpoints(): Promise<OidcEndpoints> {
+    await this.keySet();
+    if (!this.endpointsFound) throw unavailable('discovery document', new Error('it names no authorization_endpoint or token_endpoint'));
+    return this.endpointsFound;
   }
 
   /** A ServiceError for what jose refused: 401 naming the check that failed, or 503 when the keys could not be fetched. */
@@ -144,11 +181,17 @@ export class OidcVerifier {
     try {
       const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } });
       if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-      const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+      const document = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown; authorization_endpoint?: unknown; token_endpoint?: unknown };
       // The discovery document must name the issuer configured, or it describes another issuer (OIDC Discovery 4.3).
       if (document.issuer !== issuer) throw new Error(`${url} names the issuer ${JSON.stringify(document.issuer)}, not ${JSON.stringify(issuer)}`);
       if (typeof document.jwks_uri !== 'string') throw new Error(`${url} has no jwks_uri`);
       jwksUri = issuerUrl(document.jwks_uri);
+      // Issuers for bearer tokens only (client_credentials) may lack an authorization endpoint; sign-in then answers 503.
+      if (typeof document.authorization_endpoint === 'string' && typeof document.token_endpoint === 'string') {
+        // The browser goes to the first (any URL of the issuer's); the service sends the client secret to the second: https, as jwks_uri.
+        new URL(document.authorization_endpoint);
+        this.endpointsFound = { authorization: document.authorization_endpoint, token: issuerUrl(document.token_endpoint) };
+      }
     } catch (err) {
       const error = unavailable('discovery document', err);
       this.failed = { at: Date.now(), error };

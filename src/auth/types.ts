@@ -1,3 +1,5 @@
+import type { OidcSignIn } from './oidc-signin.js';
+
 /** Rights are the HTTP methods a user may use, plus `admin` (user management). */
 export const RIGHTS = ['GET', 'POST', 'PUT', 'DELETE', 'admin'] as const;
 export type Right = (typeof RIGHTS)[number];
@@ -120,6 +122,10 @@ export interface Auth {
    * issuer (401 OIDC_TOKEN_INVALID / OIDC_TOKEN_EXPIRED, 503 OIDC_PROVIDER_UNAVAILABLE).
    */
   bearer(token: string): Promise<Principal>;
+  /** The console's sign-in through the OpenID Connect issuer, when configured (PDFSERVICE_OIDC_CLIENT_ID). */
+  readonly oidcSignIn: OidcSignIn | undefined;
+  /** A session for the OpenID Connect user a sign-in admitted, with the rights the mapping gave it then. */
+  openOidcSession(principal: Principal): Promise<{ sessionId: string; session: SessionView }>;
   readonly tokens: TokenAdmin;
   logout(sessionId: string): Promise<void>;
   readonly users: UserAdmin;

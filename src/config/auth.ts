@@ -18,6 +18,12 @@ export interface AuthSettings {
   oidcClockSkewSeconds: number;
   oidcJwksCooldownSeconds: number;
   oidcJwksMaxAgeSeconds: number;
+  oidcClientId: string | undefined;
+  oidcClientSecret: string | undefined;
+  oidcRedirectUri: string | undefined;
+  oidcScopes: string;
+  oidcResource: string | undefined;
+  oidcDisplayName: string | undefined;
 }
 
 /**
@@ -58,6 +64,20 @@ export const rightsMapping = (raw: string): OidcRightsMapping => {
     mapping.set(value, [...new Set([...(mapping.get(value) ?? []), ...rights])]);
   }
   return mapping;
+};
+
+/** The console's callback: an absolute http(s) URL ending in the callback route, as registered at the issuer. */
+const redirectUri = (raw: string): string => {
+  const value = raw.trim();
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.search || parsed.hash) throw new ConfigError('must be an http(s) URL without query or fragment');
+  if (!parsed.pathname.endsWith('/pdfservice/v1/sessions/oidc/callback')) throw new ConfigError('must end in /pdfservice/v1/sessions/oidc/callback (the service\'s address as browsers reach it, then that path)');
+  return value;
 };
 
 /** A claim name, or a dotted path into nested claims (`realm_access.roles`). */
@@ -107,9 +127,25 @@ export const AUTH: SettingsFeature<AuthSettings> = {
     oidcClockSkewSeconds: { env: 'PDFSERVICE_OIDC_CLOCK_SKEW_SECONDS', doc: 'How far the issuer\'s clock may be from ours when `exp`, `nbf` and `iat` are checked', default: 30, parse: integer(0, 300) },
     oidcJwksCooldownSeconds: { env: 'PDFSERVICE_OIDC_JWKS_COOLDOWN_SECONDS', doc: 'A token signed with a key the cached key set lacks fetches the set again, at most once in this many seconds (a rotated key is found at once; tokens with made-up key ids cannot make the service hammer the issuer)', default: 30, parse: integer(0, 3600) },
     oidcJwksMaxAgeSeconds: { env: 'PDFSERVICE_OIDC_JWKS_MAX_AGE_SECONDS', doc: 'The issuer\'s key set is fetched again when older than this (so a key the issuer withdrew stops being accepted); while the issuer cannot be reached after that, OpenID Connect requests get 503', default: 600, parse: integer(10, 86400) },
+    oidcClientId: {
+      env: 'PDFSERVICE_OIDC_CLIENT_ID',
+      doc: 'The console signs in through the issuer ([docs/oidc.md](docs/oidc.md#console-sign-in)) as this OAuth2 client: a confidential client of the authorization-code flow with PKCE, registered at the issuer with `PDFSERVICE_OIDC_REDIRECT_URI`. Unset: the console signs in with passwords only',
+      default: undefined,
+      parse: nonEmpty,
+    },
+    oidcClientSecret: { env: 'PDFSERVICE_OIDC_CLIENT_SECRET', doc: 'That client\'s secret (sent to the token endpoint with HTTP Basic, `client_secret_basic`); required with `PDFSERVICE_OIDC_CLIENT_ID`', default: undefined, parse: nonEmpty },
+    oidcRedirectUri: { env: 'PDFSERVICE_OIDC_REDIRECT_URI', doc: 'Where the issuer sends the browser back: the service\'s address as browsers reach it followed by `/pdfservice/v1/sessions/oidc/callback`, exactly as registered at the issuer; required with `PDFSERVICE_OIDC_CLIENT_ID`', default: undefined, parse: redirectUri },
+    oidcScopes: { env: 'PDFSERVICE_OIDC_SCOPES', doc: 'The scopes the console\'s sign-in asks for, space-separated; `openid` is always added. Ask for those the rights mapping reads when the rights claim is `scope`', default: 'openid', parse: nonEmpty },
+    oidcResource: { env: 'PDFSERVICE_OIDC_RESOURCE', doc: 'A resource indicator (RFC 8707) the sign-in names, for issuers that choose the access token\'s audience by it (oidc-provider); unset for those that do not (Keycloak)', default: undefined, parse: nonEmpty },
+    oidcDisplayName: { env: 'PDFSERVICE_OIDC_DISPLAY_NAME', doc: 'The issuer\'s name on the console\'s button "Sign in with …"', shown: 'the issuer\'s host name', default: undefined, parse: nonEmpty },
   },
   check(config) {
     if (config.oidcIssuer !== undefined && config.oidcAudience === undefined) return ['PDFSERVICE_OIDC_AUDIENCE must be set with PDFSERVICE_OIDC_ISSUER: a token issued for another service must not be accepted here'];
+    if (config.oidcClientId !== undefined) {
+      if (config.oidcIssuer === undefined) return ['PDFSERVICE_OIDC_CLIENT_ID needs PDFSERVICE_OIDC_ISSUER (the issuer the console signs in through)'];
+      if (config.oidcClientSecret === undefined) return ['PDFSERVICE_OIDC_CLIENT_SECRET must be set with PDFSERVICE_OIDC_CLIENT_ID'];
+      if (config.oidcRedirectUri === undefined) return ['PDFSERVICE_OIDC_REDIRECT_URI must be set with PDFSERVICE_OIDC_CLIENT_ID'];
+    }
     return [];
   },
 };

@@ -59,6 +59,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /sessions': 'login',
   'GET /sessions/current': 'getCurrentSession',
   'DELETE /sessions/current': 'logout',
+  'GET /sessions/oidc': 'getOidcSignIn',
   'GET /users': 'listUsers',
   'POST /users': 'createUser',
   'GET /users/:username': 'getUser',

@@ -29,6 +29,11 @@ export interface OidcProvider {
   issuer: string;
   /** An OAuth2 client allowed the client_credentials grant, the given scopes and audiences. */
   createClient(scopes: string[], audiences: string[]): Promise<ProviderClient>;
+  /**
+   * A client of the authorization-code flow (PKCE) sending people back to `redirectUri`: the service's console sign-in.
+   * A person signs in at the provider's pages with any name and password; the name becomes the tokens' `sub`.
+   */
+  createSignInClient(scopes: string[], audiences: string[], redirectUri: string): Promise<ProviderClient>;
   /** An access token (a JWT) for the client, with these scopes and audience. */
   token(client: ProviderClient, scopes: string[], audience: string): Promise<string>;
   /** Key rotation: a new signing key, first in the JWKS and signing new tokens, the old ones still published; answers its kid. */
@@ -42,7 +47,7 @@ export interface OidcProvider {
 }
 
 /** The resource indicator under which the provider knows the resource server of an audience. */
-const resourceOf = (audience: string) => `urn:pdfservice-test:${audience}`;
+export const resourceOf = (audience: string) => `urn:pdfservice-test:${audience}`;
 
 async function ok(response: Response, what: string): Promise<Response> {
   if (!response.ok) throw new Error(`OpenID Connect provider: ${what} answered ${response.status}: ${await response.text()}`);
@@ -59,7 +64,7 @@ export async function startOidcProvider(): Promise<OidcProvider> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-oidc-'));
   const configFile = path.join(dir, 'provider.json');
   const keys: Jwk[] = [await signingKey(`key-${randomBytes(6).toString('hex')}`)];
-  const clients: Array<{ client_id: string; client_secret: string; scope: string; audiences: string[] }> = [];
+  const clients: Array<{ client_id: string; client_secret: string; scope: string; audiences: string[]; redirect_uris?: string[] }> = [];
   const writeConfig = () => {
     // Each audience a client names is a resource server offering every scope a client holds.
     const scope = [...new Set(clients.flatMap((c) => c.scope.split(' ')))].join(' ') || 'openid';
@@ -130,6 +135,12 @@ export async function startOidcProvider(): Promise<OidcProvider> {
     issuer: discovery.issuer,
     async createClient(scopes, audiences) {
       const client = { client_id: `client-${randomBytes(6).toString('hex')}`, client_secret: randomBytes(24).toString('base64url'), scope: scopes.join(' '), audiences };
+      clients.push(client);
+      await reload();
+      return { clientId: client.client_id, clientSecret: client.client_secret };
+    },
+    async createSignInClient(scopes, audiences, redirectUri) {
+      const client = { client_id: `console-${randomBytes(6).toString('hex')}`, client_secret: randomBytes(24).toString('base64url'), scope: scopes.join(' '), audiences, redirect_uris: [redirectUri] };
       clients.push(client);
       await reload();
       return { clientId: client.client_id, clientSecret: client.client_secret };

@@ -58,6 +58,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/sessions/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-in through the OpenID Connect issuer: is it offered
+         * @description Public: the console asks it to show "Sign in with <name>". {"enabled": false} when the service has no such sign-in.
+         */
+        get: operations["getOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/sessions/current": {
         parameters: {
             query?: never;
@@ -1410,6 +1430,18 @@ export interface components {
              * @description When the session ends however it is used (sessions only)
              */
             absoluteExpiresAt?: string;
+        };
+        /**
+         * OidcSignInModel
+         * @description Whether the console can sign in through the OpenID Connect issuer, and how.
+         */
+        OidcSignInModel: {
+            /** @description true when PDFSERVICE_OIDC_CLIENT_ID (with the issuer) is set */
+            enabled: boolean;
+            /** @description The issuer's name for the button "Sign in with <name>" (PDFSERVICE_OIDC_DISPLAY_NAME) */
+            name?: string;
+            /** @description Where the browser goes to begin the sign-in (a navigation, not a fetch) */
+            start?: string;
         };
         /**
          * UserModel
@@ -4498,6 +4530,82 @@ export interface operations {
                     "application/json": components["schemas"]["SessionModel"];
                     "application/xml": components["schemas"]["SessionModel"];
                     "text/xml": components["schemas"]["SessionModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOidcSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the console can sign in through the OpenID Connect issuer, and how. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcSignInModel"];
                 };
             };
             /** @description Not logged in, or wrong credentials (docs/errors.md) */

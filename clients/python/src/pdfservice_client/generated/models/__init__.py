@@ -203,6 +203,7 @@ from .new_file_attachment_annotation_rectangle import NewFileAttachmentAnnotatio
 from .new_signature_field import NewSignatureField
 from .new_signature_field_widget_item import NewSignatureFieldWidgetItem
 from .new_signature_field_widget_item_rectangle import NewSignatureFieldWidgetItemRectangle
+from .oidc_sign_in_model import OidcSignInModel
 from .optimize_profile_model import OptimizeProfileModel
 from .optimize_profile_model_bw_image_handler import OptimizeProfileModelBwImageHandler
 from .optimize_profile_model_bw_image_handler_color_space import OptimizeProfileModelBwImageHandlerColorSpace
@@ -878,6 +879,7 @@ __all__ = (
     "NewSignatureField",
     "NewSignatureFieldWidgetItem",
     "NewSignatureFieldWidgetItemRectangle",
+    "OidcSignInModel",
     "OptimizeProfileModel",
     "OptimizeProfileModelBwImageHandler",
     "OptimizeProfileModelBwImageHandlerColorSpace",
