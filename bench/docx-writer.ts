@@ -29,6 +29,7 @@ function model(pages: number): ExportModel {
       pageIndex: i,
       width: 612,
       height: 792,
+      source: 'layout' as const,
       blocks: [
         text('heading', `Chapter ${i + 1}`, { level: 1 }),
         text('paragraph', `Paragraph one of page ${i + 1}: ${'words that fill a line of running text '.repeat(6)}see the source.`, { links: [{ text: 'the source', uri: `https://example.org/${i}` }] }),

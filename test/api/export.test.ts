@@ -146,9 +146,15 @@ describe('export', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missin
     assert.deepEqual(html.tables, [TABLE]);
     assert.deepEqual(html.lists, [ITEMS]);
     assert.match(reply.text, /<th>Region<\/th>/);
-    // A page range: the second page only. Levels rank the sizes of the pages exported, so its one heading is h1.
+    // A page range: the second page only. The document is tagged: its heading keeps the level of its H2 element.
     const some = parseHtml((await call(server, 'GET', `${doc}/export?format=html&pageRange=2`)).text);
-    assert.deepEqual(some.headings, [['h1', HEADINGS[2]]]);
+    assert.deepEqual(some.headings, [['h2', HEADINGS[2]]]);
+    // Untagged, levels rank the sizes of the pages exported, so its one heading is h1.
+    const untagged = `${doc.replace(/\.pdf$/u, '')}-untagged.pdf`;
+    const put = await call(server, 'PUT', `${untagged}?tagged=false`, { body: Buffer.from(GROUND_TRUTH), headers: { 'content-type': 'text/html' } });
+    assert.equal(put.status, 201, put.text);
+    const layout = parseHtml((await call(server, 'GET', `${untagged}/export?format=html&pageRange=2`)).text);
+    assert.deepEqual(layout.headings, [['h1', HEADINGS[2]]]);
     assert.deepEqual(some.tables, [TABLE]);
   });
 

@@ -1,5 +1,5 @@
 import type { Rectangle } from '../syntax/geometry.js';
-import type { Line, RawPage } from './layout.js';
+import type { Box, Line, RawPage } from './layout.js';
 import { headerRows, tableGrid } from './table-grid.js';
 import type { ExportBlock, ExportModel, TableBlock, TextBlock, TextLink } from './model.js';
 
@@ -22,7 +22,7 @@ function inMarginBand(line: Line, height: number): boolean {
 }
 
 /** Running headers and footers (the same text, digits aside, at the same height on half the pages or more) and page numbers, taken out. */
-function removeRunningLines(pages: RawPage[]): number {
+function removeRunningLines(pages: RawPage[], running?: Map<number, Box[]>): number {
   const key = (line: Line) => `${line.text.replace(/\d+/gu, '#').trim()}|${Math.round((line.box[1] + line.box[3]) / 8)}`;
   const seen = new Map<string, Set<number>>();
   for (const page of pages) {
@@ -38,6 +38,7 @@ function removeRunningLines(pages: RawPage[]): number {
       if (item.kind !== 'lines') continue;
       const kept = item.lines.filter((line) => !(inMarginBand(line, page.height) && (repeated(line) || PAGE_NUMBER.test(line.text.trim()))));
       removed += item.lines.length - kept.length;
+      if (running && kept.length < item.lines.length) running.set(page.pageIndex, [...(running.get(page.pageIndex) ?? []), ...item.lines.filter((l) => !kept.includes(l)).map((l) => l.box)]);
       item.lines = kept;
     }
   }
@@ -161,9 +162,12 @@ export function joinContinuedTables(model: ExportModel): void {
   }
 }
 
-/** The export model of the pages read (readPage), in their order. */
-export function classify(pages: RawPage[], pageCount: number): ExportModel {
-  const runningLines = removeRunningLines(pages);
+/**
+ * The export model of the pages read (readPage), in their order. `running` receives the boxes (MuPDF page space) of the
+ * running lines taken out, by page index, for the structure tree's reading of the same pages (tagged.ts).
+ */
+export function classify(pages: RawPage[], pageCount: number, running?: Map<number, Box[]>): ExportModel {
+  const runningLines = removeRunningLines(pages, running);
   const body = bodySize(pages);
   const out: ExportModel = { pageCount, pages: [], removed: { runningLines }, warnings: [] };
   for (const page of pages) {
@@ -172,7 +176,7 @@ export function classify(pages: RawPage[], pageCount: number): ExportModel {
       if (item.kind === 'lines') for (const run of runs(joinMarkers(item.lines))) blocks.push(...blocksOfRun(run, body));
       else blocks.push(item.block);
     }
-    out.pages.push({ pageIndex: page.pageIndex, width: page.width, height: page.height, blocks });
+    out.pages.push({ pageIndex: page.pageIndex, width: page.width, height: page.height, source: 'layout', blocks });
   }
   // Heading levels by size across the document: the largest is 1; bold body-size headings come after every larger size.
   const headings = out.pages.flatMap((p) => p.blocks).filter((b): b is TextBlock => b.type === 'heading');

@@ -126,7 +126,7 @@ export async function toDocx(model: ExportModel, title: string): Promise<Uint8Ar
         children.push(paragraph({ children: runs(item, { bold: item.font.bold, italics: item.font.italic }) }));
       } else {
         images++;
-        children.push(paragraph({ children: image(item, imageLabel(page.pageIndex, images), textWidth) }));
+        children.push(paragraph({ children: image(item, item.alt ?? imageLabel(page.pageIndex, images), textWidth) }));
       }
     }
     if (breakPending) children.push(paragraph({}));

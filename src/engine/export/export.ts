@@ -6,10 +6,12 @@ import { parsePageRange } from '../pages/range.js';
 import type { TaskContext } from '../task-context.js';
 import { classify, joinContinuedTables } from './classify.js';
 import { toDocx } from './docx.js';
-import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, readPage, type ImageBudget, type RawPage } from './layout.js';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, readPage, type Box, type ImageBudget, type RawPage } from './layout.js';
 import { isSheetFormat, type ExportFormat, type ExportModel } from './model.js';
 import { tablesOf, writeSheets } from './sheets.js';
+import { readTaggedPage } from './tagged.js';
 import { writeExport } from './writers.js';
+import { structTreeRoot } from '../pdfua/keep.js';
 
 /**
  * The `exportDocument` task (docs/export.md): the pages of `pageRange` (every page by default) read into the export
@@ -28,7 +30,9 @@ export async function exportDocument(
     const pageCount = doc.countPages();
     const indices = parsePageRange(input.pageRange, pageCount);
     const raw = readPages(doc, indices, indices.length === pageCount ? 'document' : 'pages exported', ctx, 'export', images);
-    const model = classify(raw, pageCount);
+    const running = new Map<number, Box[]>();
+    const model = classify(raw, pageCount, running);
+    useStructure(doc, model, running);
     joinContinuedTables(model);
     return { model, pages: indices.length };
   });
@@ -58,4 +62,37 @@ export function readPages(doc: mupdf.PDFDocument, indices: readonly number[], wh
     throw new EngineError('NO_TEXT', `The ${what} ${/s$/u.test(what) ? 'have' : 'has'} no text (a scan?): run OCRAction first to add a text layer`);
   }
   return raw;
+}
+
+/**
+ * A tagged document's pages from its structure tree (tagged.ts) in place of the layout analysis, page by page: a page
+ * the tree does not cover keeps the layout's blocks, with the reason in `structureUnused` and a warning. Runs after the
+ * layout reading of the same pages, as it changes the pages' content in memory (their artifacts' text taken out).
+ */
+function useStructure(doc: mupdf.PDFDocument, model: ExportModel, running: ReadonlyMap<number, Box[]>): void {
+  const root = structTreeRoot(doc);
+  if (!root) return;
+  const unused: number[] = [];
+  for (const exported of model.pages) {
+    const page = doc.loadPage(exported.pageIndex);
+    try {
+      let blocks: ReturnType<typeof readTaggedPage>;
+      try {
+        blocks = readTaggedPage(page, root, exported.blocks, running.get(exported.pageIndex) ?? []);
+      } catch (e) {
+        // A tree MuPDF cannot follow, or one nested deeper than the walk's stack: the page is read as an untagged one.
+        blocks = `the structure tree could not be read (${e instanceof Error ? e.message : String(e)})`;
+      }
+      if (typeof blocks === 'string') {
+        exported.structureUnused = blocks;
+        unused.push(exported.pageIndex + 1);
+      } else {
+        exported.blocks = blocks;
+        exported.source = 'structure';
+      }
+    } finally {
+      page.destroy();
+    }
+  }
+  if (unused.length) model.warnings.push(`The structure tree was not used for page${unused.length > 1 ? 's' : ''} ${unused.join(', ')} (see each page's structureUnused): layout analysis instead`);
 }

@@ -13,7 +13,7 @@ import type { ExportBlock, ExportFont, TableCell, TextLink } from './model.js';
  */
 
 /** A box in MuPDF's page space (origin top left, y down): x0, y0, x1, y1. */
-type Box = [number, number, number, number];
+export type Box = [number, number, number, number];
 
 interface Word {
   text: string;
@@ -48,7 +48,15 @@ export interface RawPage {
   items: RawItem[];
 }
 
-interface StextJsonLine {
+/** A line's font as the model gives it; a subset's tag (ABCDEF+) is no part of the font's name. */
+export const lineFont = (l: StextJsonLine): ExportFont => ({
+  name: l.font.name.replace(/^[A-Z]{6}\+/u, ''),
+  size: Math.round(l.font.size * 100) / 100,
+  bold: l.font.weight === 'bold',
+  italic: l.font.style === 'italic',
+});
+
+export interface StextJsonLine {
   text: string;
   bbox: { x: number; y: number; w: number; h: number };
   font: { name: string; weight?: string; style?: string; size: number };
@@ -719,8 +727,7 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number, images?: ImageB
     if (b.type !== 'text' || !b.lines) continue;
     const lines: Line[] = [];
     for (const l of b.lines) {
-      // A subset's tag (ABCDEF+) is no part of the font's name.
-      const font: ExportFont = { name: l.font.name.replace(/^[A-Z]{6}\+/u, ''), size: Math.round(l.font.size * 100) / 100, bold: l.font.weight === 'bold', italic: l.font.style === 'italic' };
+      const font = lineFont(l);
       const line: Line = { text: l.text, box: box(l.bbox), rect: space.rectangle(box(l.bbox)), font, words: words[k++] ?? [], bullet: false, links: [] };
       line.bullet = hasBullet(line, shapes);
       line.links = lineLinks(line, links);

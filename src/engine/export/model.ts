@@ -57,6 +57,8 @@ export interface TableBlock extends BlockBase {
 
 export interface ImageBlock extends BlockBase {
   type: 'image';
+  /** A tagged document's figure: its alternative text (/Alt, else /ActualText), absent when it has none. */
+  alt?: string;
   /** DOCX only (never in the JSON): the image as PNG, when it was read and fits the bounds of docs/export.md. */
   png?: Uint8Array;
 }
@@ -67,6 +69,10 @@ export interface ExportPage {
   pageIndex: number;
   width: number;
   height: number;
+  /** Where the blocks come from: the document's structure tree (a tagged PDF) or the layout analysis. */
+  source: 'structure' | 'layout';
+  /** source layout on a tagged document: why its structure tree was not used for the page. */
+  structureUnused?: string;
   blocks: ExportBlock[];
 }
 

@@ -50,7 +50,7 @@ export function toMarkdown(model: ExportModel): string {
       else if (item.type === 'table') parts.push(mdTable(item));
       else if (item.type === 'image') {
         images++;
-        parts.push(`![${imageLabel(page.pageIndex, images)}](${imageAnchor(page.pageIndex, images)})`);
+        parts.push(`![${mdInline(item.alt ?? imageLabel(page.pageIndex, images))}](${imageAnchor(page.pageIndex, images)})`);
       }
     }
   }
@@ -82,7 +82,7 @@ export function toHtml(model: ExportModel, title: string): string {
       else if (item.type === 'table') parts.push(htmlTable(item));
       else if (item.type === 'image') {
         images++;
-        parts.push(`<figure id="${imageAnchor(page.pageIndex, images).slice(1)}"><figcaption>${html(imageLabel(page.pageIndex, images))}</figcaption></figure>`);
+        parts.push(`<figure id="${imageAnchor(page.pageIndex, images).slice(1)}"><figcaption>${html(item.alt ?? imageLabel(page.pageIndex, images))}</figcaption></figure>`);
       }
     }
     parts.push('</section>');
