@@ -136,12 +136,12 @@ const refBuild = compare ? await buildRef(compare, args.includes('--compare-shar
 
 /**
  * This checkout's server with its traces exported to a real receiver (test/helpers/otel-collector.ts), every span
- * sampled; exported 100 ms after they end rather than the default 5 s, so that a request's export falls within the
- * upload row's CPU window (bench/issue38.ts CPU_SETTLE_MS): smaller batches, so if anything an overhead overstated.
+ * sampled, with the SDK's default batching (5 s delay, 512 spans a batch), as an operator runs it: the upload rows'
+ * whole-row CPU time (bench/issue38.ts ROW_SETTLE_MS) counts the exports.
  */
 async function tracingBuild(): Promise<{ build: Build; remove: () => void }> {
   const collector = await startCollector();
-  const { build } = settingsBuild(`OTEL_EXPORTER_OTLP_ENDPOINT=${collector.otlp},OTEL_SERVICE_NAME=pdfservice-bench,OTEL_BSP_SCHEDULE_DELAY=100`);
+  const { build } = settingsBuild(`OTEL_EXPORTER_OTLP_ENDPOINT=${collector.otlp},OTEL_SERVICE_NAME=pdfservice-bench`);
   return { build: { ...build, name: 'this checkout, traced (OTLP to an OpenTelemetry Collector)' }, remove: () => void collector.stop() };
 }
 // A comparison stopped with Ctrl-C or a kill removes REF's worktree too (the finally below does not run then).
