@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { problemText, uploadFile } from './api.ts';
+import { joinPath, makeFolder } from './docaccess.ts';
 
 interface Item { id: number; name: string; loaded: number; total: number; state: 'sending' | 'converting' | 'done' | 'failed'; message: string }
 
@@ -7,6 +8,32 @@ interface Item { id: number; name: string; loaded: number; total: number; state:
 const ACCEPT = '.pdf,application/pdf,image/*,.doc,.docx,.odt,.rtf,.xls,.xlsx,.ods,.csv,.ppt,.pptx,.odp,.txt,.html,.htm,.md';
 
 let nextId = 1;
+
+/** A file to send, and the folder under the one shown it goes to ("" for the folder shown). */
+interface Dropped { file: File; dir: string }
+
+/** A directory's entries: readEntries answers a batch at a time (100 in Chromium) until it answers none. */
+async function readAll(directory: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
+  const reader = directory.createReader();
+  const all: FileSystemEntry[] = [];
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+    if (batch.length === 0) return all;
+    all.push(...batch);
+  }
+}
+
+/** A dropped entry walked: its folders (parents first) and its files with the folder each goes to. */
+async function walk(entry: FileSystemEntry, dir: string, folders: string[], files: Dropped[]): Promise<void> {
+  if (entry.isFile) {
+    const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
+    files.push({ file, dir });
+  } else if (entry.isDirectory) {
+    const path = joinPath(dir, entry.name);
+    folders.push(path);
+    for (const child of await readAll(entry as FileSystemDirectoryEntry)) await walk(child, path, folders, files);
+  }
+}
 
 /**
  * Upload by drag and drop or the file picker, one request per file with its own progress bar, and the naming mode
@@ -19,11 +46,11 @@ export function Upload({ folder, onUploaded }: { folder: string; onUploaded: () 
 
   const update = (id: number, change: Partial<Item>) => setItems((list) => list.map((item) => (item.id === id ? { ...item, ...change } : item)));
 
-  const send = (files: FileList | File[]) => {
-    for (const file of Array.from(files)) {
+  const send = (files: FileList | Dropped[]) => {
+    for (const { file, dir } of Array.from(files as ArrayLike<File | Dropped>, (f) => ('dir' in f ? f : { file: f, dir: '' }))) {
       const id = nextId++;
-      setItems((list) => [...list, { id, name: file.name, loaded: 0, total: file.size, state: 'sending', message: '' }]);
-      uploadFile(folder, file, namingMode, ({ loaded, total }) => update(id, { loaded, total, state: loaded >= total ? 'converting' : 'sending' }))
+      setItems((list) => [...list, { id, name: joinPath(dir, file.name), loaded: 0, total: file.size, state: 'sending', message: '' }]);
+      uploadFile(joinPath(folder, dir), file, namingMode, ({ loaded, total }) => update(id, { loaded, total, state: loaded >= total ? 'converting' : 'sending' }))
         .then(({ status, body }) => {
           if (status === 201) update(id, { state: 'done', message: `Stored as ${(body as { name?: string }).name ?? file.name}` });
           else if (status === 202) update(id, { state: 'done', message: 'Accepted: converting in the background' });
@@ -31,6 +58,27 @@ export function Upload({ folder, onUploaded }: { folder: string; onUploaded: () 
           onUploaded();
         }, (err: unknown) => update(id, { state: 'failed', message: problemText(err instanceof Error ? err.message : err) }));
     }
+  };
+
+  /**
+   * A drop: folders among the items (webkitGetAsEntry, read during the event, while the DataTransfer is readable) are
+   * made with their sub-folders (PUT; one that exists is used as it is), then every file is sent into its folder.
+   */
+  const drop = async (transfer: DataTransfer) => {
+    const entries = Array.from(transfer.items ?? [], (item) => (item.kind === 'file' ? item.webkitGetAsEntry() : null));
+    if (!entries.some((entry) => entry?.isDirectory)) {
+      if (transfer.files.length) send(transfer.files);
+      return;
+    }
+    const folders: string[] = [];
+    const files: Dropped[] = [];
+    for (const entry of entries) if (entry) await walk(entry, '', folders, files);
+    for (const path of folders) {
+      const problem = await makeFolder(joinPath(folder, path));
+      if (problem) setItems((list) => [...list, { id: nextId++, name: `${path}/`, loaded: 0, total: 0, state: 'failed', message: `The folder was not made: ${problem}` }]);
+    }
+    if (folders.length) onUploaded();
+    send(files);
   };
 
   return (
@@ -52,10 +100,10 @@ export function Upload({ folder, onUploaded }: { folder: string; onUploaded: () 
         onDrop={(event) => {
           event.preventDefault();
           setOver(false);
-          if (event.dataTransfer?.files.length) send(event.dataTransfer.files);
+          if (event.dataTransfer) void drop(event.dataTransfer).catch((err: unknown) => setItems((list) => [...list, { id: nextId++, name: 'Dropped items', loaded: 0, total: 0, state: 'failed', message: problemText(err instanceof Error ? err.message : err) }]));
         }}
       >
-        <p>Drop PDF, image or Office files here, or</p>
+        <p>Drop files or folders here (PDF, images, Office, text, HTML: what the service converts), or</p>
         <input
           id="file-picker" class="visually-hidden" type="file" multiple accept={ACCEPT}
           onChange={(event) => {

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, pageImageUrl, parentOf, problemText, type DocumentModel } from './api.ts';
+import { knownPassword, passwordHeaders } from './docaccess.ts';
 import { formatSize, formatTime } from './format.ts';
+import { DocImg, DocumentSearch, NO_SEARCH, PasswordPrompt, TextLayer } from './pagetext.tsx';
 import { actionsHref, folderHref, versionsHref, viewHref } from './route.ts';
 
 /** Zoom levels: 100% is the page's size on a 96 dpi screen; the server renders at the dpi the zoom asks for. */
@@ -39,14 +41,18 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
   const [zoom, setZoom] = useState(1);
   const [goTo, setGoTo] = useState(String(page));
   const [loading, setLoading] = useState(true);
+  const [search, setSearch] = useState(NO_SEARCH);
+  // The service refused the document without its password (403 DOCUMENT_PASSWORD_REQUIRED): the prompt is shown.
+  const [locked, setLocked] = useState(false);
 
   useEffect(() => {
     void api.GET('/pdfservice/v1/documents/{filePath}.pdf', {
       params: { path: { filePath: doc.replace(/\.pdf$/i, '') }, query: versionId ? { versionId } : {} },
-      headers: { Accept: 'application/json' },
+      headers: { Accept: 'application/json', ...passwordHeaders(knownPassword(doc)) },
       parseAs: 'json',
     }).then(({ data, error: problem, response }) => {
       if (response.ok && data) setModel(data as unknown as DocumentModel);
+      else if ((problem as { code?: string } | undefined)?.code === 'DOCUMENT_PASSWORD_REQUIRED') setLocked(true);
       else setError(problemText(problem, response.status));
     }, (err: unknown) => setError(problemText(err)));
   }, [doc, versionId]);
@@ -75,14 +81,15 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
         <a href={versionsHref(doc)}>Versions of this document</a> · <a href={actionsHref(doc)}>Actions on this document</a>
       </p>
       {error && <p role="alert" class="error">{error}</p>}
-      {model && (
+      {(locked || (model?.encrypted && model.pageCount === undefined)) && <PasswordPrompt doc={doc} versionId={versionId} onOpened={(opened) => { setLocked(false); setModel(opened); }} />}
+      {model && !(model.encrypted && model.pageCount === undefined) && (
         <div class="viewer-layout">
           <nav class="thumbs" aria-label="Pages">
             <ol>
               {thumbs.map((n) => (
                 <li key={n}>
                   <a href={viewHref(doc, n, versionId)} aria-current={n === page ? 'page' : undefined} aria-label={`Page ${n}`}>
-                    <img src={pageImageUrl(doc, n - 1, THUMB_DPI, versionId)} alt="" />
+                    <DocImg doc={doc} src={pageImageUrl(doc, n - 1, THUMB_DPI, versionId)} alt="" />
                     <span aria-hidden="true">{n}</span>
                   </a>
                 </li>
@@ -104,15 +111,20 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
                 {ZOOMS.map((z) => <option key={z} value={String(z)}>{Math.round(z * 100)}%</option>)}
               </select>
             </div>
+            <DocumentSearch doc={doc} page={page} versionId={versionId} state={search} onState={setSearch} />
             {count > 0 && page <= count ? (
               <figure class="page" aria-busy={loading ? 'true' : 'false'}>
-                <img
+                <div class="page-canvas">
+                <DocImg
+                  doc={doc}
                   data-testid="page-image"
                   src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom), versionId)}
                   alt={`Page ${page} of ${count}`}
                   onLoad={() => setLoading(false)}
                   onError={() => { setLoading(false); setError(`Page ${page} could not be rendered`); }}
                 />
+                <TextLayer doc={doc} pageIndex={page - 1} dpi={Math.round(BASE_DPI * zoom)} versionId={versionId} search={search} />
+                </div>
               </figure>
             ) : <p role="alert">{count === 0 ? 'This document shows no pages (it may need a password).' : `There is no page ${page}.`}</p>}
           </section>

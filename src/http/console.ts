@@ -17,7 +17,7 @@ const BUILD_DIR = existsSync(CONSOLE_DIST) ? CONSOLE_DIST : fileURLToPath(new UR
  * `blob:` is not needed. docs/console.md, "Security".
  */
 export const CONSOLE_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'", "font-src 'self'",
+  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob:", "connect-src 'self'", "font-src 'self'",
   "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'",
 ].join('; ');
 

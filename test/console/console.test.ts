@@ -107,9 +107,9 @@ describe('the web console in Chromium', () => {
   test('create a folder, upload a PDF and an image by a drop, see them listed; delete to the trash', async () => {
     await tab.getByLabel('New folder name').fill('Reports 2026');
     await tab.getByRole('button', { name: 'Create folder' }).click();
-    await tab.getByRole('link', { name: 'Reports 2026' }).waitFor();
+    await tab.getByRole('main').getByRole('link', { name: 'Reports 2026' }).waitFor();
     assert.equal((await call(server, 'GET', '/documents/Reports%202026')).status, 200, 'the folder exists');
-    await tab.getByRole('link', { name: 'Reports 2026' }).click();
+    await tab.getByRole('main').getByRole('link', { name: 'Reports 2026' }).click();
     await tab.getByRole('heading', { name: 'Reports 2026' }).waitFor();
 
     const pdf = makePdf({ pages: 3, title: 'Quarterly' });
