@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { PageEditor } from './annotate.tsx';
 import { api, pageImageUrl, parentOf, problemText, type DocumentModel } from './api.ts';
 import { knownPassword, passwordHeaders } from './docaccess.ts';
 import { formatSize, formatTime } from './format.ts';
@@ -44,6 +45,8 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
   const [search, setSearch] = useState(NO_SEARCH);
   // The service refused the document without its password (403 DOCUMENT_PASSWORD_REQUIRED): the prompt is shown.
   const [locked, setLocked] = useState(false);
+  // After an edit in the viewer, the id of the version it wrote: the image of that version, so the edit shows at once.
+  const [shownVersion, setShownVersion] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     void api.GET('/pdfservice/v1/documents/{filePath}.pdf', {
@@ -71,6 +74,23 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
   const last = Math.min(count, page + THUMB_SPAN);
   const thumbs = [];
   for (let n = first; n <= last; n++) thumbs.push(n);
+
+  const image = (
+    <DocImg
+      doc={doc}
+      data-testid="page-image"
+      src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom), versionId ?? shownVersion)}
+      alt={`Page ${page} of ${count}`}
+      onLoad={() => setLoading(false)}
+      onError={() => { setLoading(false); setError(`Page ${page} could not be rendered`); }}
+    />
+  );
+  const withText = (
+    <div class="page-canvas">
+      {image}
+      <TextLayer doc={doc} pageIndex={page - 1} dpi={Math.round(BASE_DPI * zoom)} versionId={versionId} search={search} />
+    </div>
+  );
 
   return (
     <main class="viewer">
@@ -114,17 +134,9 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
             <DocumentSearch doc={doc} page={page} versionId={versionId} state={search} onState={setSearch} />
             {count > 0 && page <= count ? (
               <figure class="page" aria-busy={loading ? 'true' : 'false'}>
-                <div class="page-canvas">
-                <DocImg
-                  doc={doc}
-                  data-testid="page-image"
-                  src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom), versionId)}
-                  alt={`Page ${page} of ${count}`}
-                  onLoad={() => setLoading(false)}
-                  onError={() => { setLoading(false); setError(`Page ${page} could not be rendered`); }}
-                />
-                <TextLayer doc={doc} pageIndex={page - 1} dpi={Math.round(BASE_DPI * zoom)} versionId={versionId} search={search} />
-                </div>
+                {versionId ? withText : (
+                  <PageEditor key={page} doc={doc} pageIndex={page - 1} dpi={Math.round(BASE_DPI * zoom)} onVersion={setShownVersion}>{withText}</PageEditor>
+                )}
               </figure>
             ) : <p role="alert">{count === 0 ? 'This document shows no pages (it may need a password).' : `There is no page ${page}.`}</p>}
           </section>
