@@ -39,12 +39,7 @@ export type OidcRightsMapping = ReadonlyMap<string, readonly string[]>;
  */
 export const issuerUrl = (raw: string): string => {
   const value = raw.trim();
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(value);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = URL.parse(value);
   if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError('must be an https URL');
   if (parsed.username || parsed.password || parsed.search || parsed.hash) throw new ConfigError('must be a URL without credentials, query or fragment');
   const loopback = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i.test(parsed.hostname);
@@ -69,12 +64,7 @@ export const rightsMapping = (raw: string): OidcRightsMapping => {
 /** The console's callback: an absolute http(s) URL ending in the callback route, as registered at the issuer. */
 const redirectUri = (raw: string): string => {
   const value = raw.trim();
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(value);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = URL.parse(value);
   if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.search || parsed.hash) throw new ConfigError('must be an http(s) URL without query or fragment');
   if (!parsed.pathname.endsWith('/pdfservice/v1/sessions/oidc/callback')) throw new ConfigError('must end in /pdfservice/v1/sessions/oidc/callback (the service\'s address as browsers reach it, then that path)');
   return value;

@@ -13,12 +13,7 @@ export interface RedisSettings {
 
 /** A redis:// or rediss:// URL (user, password and database may be in it). */
 const redisUrl = (raw: string): string => {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(raw.trim());
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = URL.parse(raw.trim());
   if (!parsed || !['redis:', 'rediss:'].includes(parsed.protocol) || !parsed.hostname) throw new ConfigError('must be a redis:// or rediss:// URL such as redis://:password@redis.example.com:6379/0');
   const db = parsed.pathname.replace(/^\//, '');
   if (db !== '' && !/^\d{1,2}$/.test(db)) throw new ConfigError('names its database by number after the host (redis://host:6379/0)');

@@ -28,12 +28,7 @@ export interface ServiceSettings {
 const originList = (raw: string): string[] => {
   const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
   for (const origin of origins) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = URL.parse(origin);
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
       throw new ConfigError(`has "${origin}", which is not an origin such as https://app.example.com (scheme, host, optional port; no path, no trailing slash, no *)`);
     }

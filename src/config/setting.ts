@@ -55,12 +55,7 @@ export const oneOf = <T extends string>(...values: T[]) => (raw: string): T => {
 
 /** An http or https URL. */
 export const httpUrl = (raw: string): string => {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(raw.trim());
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = URL.parse(raw.trim());
   if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError('must be an http or https URL');
   if (parsed.username || parsed.password) throw new ConfigError('must not carry credentials (users act with their own)');
   return parsed.toString();
