@@ -86,7 +86,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'export', title: 'Export: quality and speed (issue 43)', run: runExportBench, alone: true },
   // Issue 42's accessibility rows (pdfua1 preflight against veraPDF per file; tagging a corpus against LibreOffice, a
   // soffice per file): by name only, `--rows=preflight,tagging`.
-  { name: 'ua', title: 'Accessibility (issue 42)', run: (q) => runUaBench(q, chosenRows) },
+  { name: 'ua', title: 'Accessibility (issue 42)', run: (q) => runUaBench(q, chosenRows, uaSample) },
 ];
 
 const args = process.argv.slice(2);
@@ -100,6 +100,8 @@ const quick = args.includes('--quick');
 const compare = option('compare');
 const compareEnv = option('compare-env');
 const chosenRows = option('rows')?.split(',');
+// `--only=ua --sample=N`: the tagging rows on N of the corpus's files, stratified by source (bench/ua.ts `stratified`).
+const uaSample = option('sample') === undefined ? undefined : Number(option('sample'));
 const out = option('out');
 // --rows picks issue 38's rows: it is their default then.
 const only = option('only')?.split(',') ?? (chosenRows ? ['issue38'] : undefined);

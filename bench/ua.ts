@@ -40,13 +40,14 @@ const PEER_TIMEOUT_MS = 300_000;
 
 const spread = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
 
-export async function runUaBench(quick: boolean, rows?: string[]): Promise<Row[]> {
+export async function runUaBench(quick: boolean, rows?: string[], sample?: number): Promise<Row[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-ua-'));
   // Text prefetching off, as in the other benchmarks' servers: a request right after an upload measures itself.
   const server = await sharedServer({ PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' });
   const out: Row[] = [];
   try {
-    for (const [id, run] of [['preflight', preflightRow], ['tagging', taggingRows]] as const) {
+    const runs = [['preflight', preflightRow], ['tagging', (s: TestServer, d: string, q: boolean) => taggingRows(s, d, q, sample)]] as const;
+    for (const [id, run] of runs) {
       if (rows && !rows.includes(id)) continue;
       try {
         out.push(...(await run(server, dir, quick)));
@@ -187,10 +188,27 @@ function commonRules(outcomes: Outcome[], top = 6): string {
   return sorted.length ? sorted.map(([rule, n]) => `${rule}: ${n}`).join(', ') : 'none';
 }
 
-async function taggingRows(server: TestServer, dir: string, quick: boolean): Promise<Row[]> {
+/**
+ * `sample` of `files`, stratified by source: each source gets its share of the sample (rounded, at least one file),
+ * taken evenly spaced through its files in corpus order (for the generated sources that order cycles through the
+ * kinds of document, so every kind stays in). For a run that cannot take the whole corpus on a loaded machine.
+ */
+export function stratified<T extends { source: string }>(files: readonly T[], sample: number): T[] {
+  if (!(sample > 0) || sample >= files.length) return [...files];
+  const sources = [...new Set(files.map((f) => f.source))];
+  return sources.flatMap((source) => {
+    const of = files.filter((f) => f.source === source);
+    const share = Math.max(1, Math.round((sample * of.length) / files.length));
+    return Array.from({ length: Math.min(share, of.length) }, (_, j) => of[Math.floor((j * of.length) / share)]!);
+  });
+}
+
+async function taggingRows(server: TestServer, dir: string, quick: boolean, sample?: number): Promise<Row[]> {
   const available = await actionAvailable(server);
   const unavailable = available ? undefined : `${ACTION} is not on this build`;
-  const files = await uaCorpus(server, quick, dir);
+  const corpus = await uaCorpus(server, quick, dir);
+  const files = sample === undefined ? corpus : stratified(corpus, sample);
+  if (files.length < corpus.length) console.log(`ua tagging: a stratified sample of ${files.length} of the corpus's ${corpus.length} files (--sample=${sample})`);
   if (files.length === 0) throw new Error('no corpus file');
   const pages = files.reduce((sum, f) => sum + f.pages, 0);
   const size = `${files.length} files, ${pages.toLocaleString('en')} pages`;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { PageEditor } from './annotate.tsx';
 import { api, pageImageUrl, parentOf, problemText, type DocumentModel } from './api.ts';
 import { formatSize, formatTime } from './format.ts';
 import { actionsHref, folderHref, versionsHref, viewHref } from './route.ts';
@@ -39,6 +40,8 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
   const [zoom, setZoom] = useState(1);
   const [goTo, setGoTo] = useState(String(page));
   const [loading, setLoading] = useState(true);
+  // After an edit in the viewer, the id of the version it wrote: the image of that version, so the edit shows at once.
+  const [shownVersion, setShownVersion] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     void api.GET('/pdfservice/v1/documents/{filePath}.pdf', {
@@ -65,6 +68,16 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
   const last = Math.min(count, page + THUMB_SPAN);
   const thumbs = [];
   for (let n = first; n <= last; n++) thumbs.push(n);
+
+  const image = (
+    <img
+      data-testid="page-image"
+      src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom), versionId ?? shownVersion)}
+      alt={`Page ${page} of ${count}`}
+      onLoad={() => setLoading(false)}
+      onError={() => { setLoading(false); setError(`Page ${page} could not be rendered`); }}
+    />
+  );
 
   return (
     <main class="viewer">
@@ -106,13 +119,9 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
             </div>
             {count > 0 && page <= count ? (
               <figure class="page" aria-busy={loading ? 'true' : 'false'}>
-                <img
-                  data-testid="page-image"
-                  src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom), versionId)}
-                  alt={`Page ${page} of ${count}`}
-                  onLoad={() => setLoading(false)}
-                  onError={() => { setLoading(false); setError(`Page ${page} could not be rendered`); }}
-                />
+                {versionId ? image : (
+                  <PageEditor key={page} doc={doc} pageIndex={page - 1} dpi={Math.round(BASE_DPI * zoom)} onVersion={setShownVersion}>{image}</PageEditor>
+                )}
               </figure>
             ) : <p role="alert">{count === 0 ? 'This document shows no pages (it may need a password).' : `There is no page ${page}.`}</p>}
           </section>

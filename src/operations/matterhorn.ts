@@ -137,8 +137,11 @@ export function matterhornConditions(rule: Pick<FailedRule, 'clause' | 'testNumb
 }
 
 /**
- * The failure conditions the Matterhorn Protocol 1.1 marks "Human": no program can decide them, so a report that
- * passes every machine check still needs a person to look at these. Descriptions are ours, shortened.
+ * The failure conditions the Matterhorn Protocol 1.1 marks "Human", all of them (48), in protocol order: no program can
+ * decide them, so a report that passes every machine check still needs a person to look at these. Descriptions are
+ * ours, shortened; the protocol's text is the reference. Whether a figure's alternate text says what the figure conveys
+ * has no condition of its own (13-004, a machine check, asks only that there is one): it is asked with 13-005, the
+ * condition about which kind of description a figure has.
  */
 export const HUMAN_CHECKS: ReadonlyArray<{ failureCondition: string; description: string }> = [
   { failureCondition: '01-001', description: 'Content that is decoration or pagination (an artifact) is tagged as real content' },
@@ -156,27 +159,39 @@ export const HUMAN_CHECKS: ReadonlyArray<{ failureCondition: string; description
   { failureCondition: '08-001', description: 'Text recognised by OCR has significant errors' },
   { failureCondition: '08-002', description: 'Text recognised by OCR is not tagged' },
   { failureCondition: '09-001', description: 'The tags are not in the logical reading order' },
-  { failureCondition: '09-002', description: 'Structure elements are nested in a way that does not fit their meaning' },
+  { failureCondition: '09-002', description: 'Structure elements are nested in a way that does not fit their meaning (e.g. a table inside a heading)' },
+  { failureCondition: '09-003', description: 'An element\'s type (after role mapping) does not fit what it is' },
   { failureCondition: '11-007', description: 'The declared language is not the language of the text' },
-  { failureCondition: '13-001', description: 'A graphic with meaning is not tagged as a Figure' },
-  { failureCondition: '13-002', description: 'Graphics that only mean something together are not tagged as one Figure' },
+  { failureCondition: '12-001', description: 'Stretched characters (e.g. a large bracket drawn from pieces) are not represented so that they read right' },
+  { failureCondition: '13-001', description: 'A graphic with meaning (other than text and artifacts) is not tagged as a Figure' },
+  { failureCondition: '13-002', description: 'A link over a meaningful picture has no alternative text saying both where it goes and what the picture means' },
   { failureCondition: '13-003', description: 'A caption is not tagged as a Caption' },
-  { failureCondition: '13-005', description: 'A figure\'s alternative text does not describe what the figure conveys' },
+  { failureCondition: '13-005', description: 'A figure\'s description is of the wrong kind (ActualText where alternate text fits), or its alternate text does not say what the figure conveys' },
+  { failureCondition: '13-006', description: 'Graphics that only mean something together are tagged one by one instead of as one Figure' },
   { failureCondition: '13-007', description: 'A more accessible form of the content (e.g. real text instead of a picture of text) is not used' },
-  { failureCondition: '13-008', description: 'A figure read as text has no ActualText' },
+  { failureCondition: '13-008', description: 'A figure meant to be read as text has no ActualText' },
   { failureCondition: '14-001', description: 'Headings are not tagged as headings (or their levels do not match the visual structure)' },
+  { failureCondition: '14-004', description: 'Numbered heading tags do not use Arabic numerals (H1, H2...) and are not role-mapped to ones that do' },
+  { failureCondition: '14-005', description: 'A heading of the seventh level or deeper is not tagged H7 or deeper' },
   { failureCondition: '15-001', description: 'Row header cells are not tagged as TH' },
   { failureCondition: '15-002', description: 'Column header cells are not tagged as TH' },
   { failureCondition: '15-004', description: 'Content tagged as a table is not organised in rows and columns' },
-  { failureCondition: '16-001', description: 'A list is not tagged as a list' },
+  { failureCondition: '15-005', description: 'Which header cells belong to a cell cannot be told unambiguously' },
+  { failureCondition: '16-001', description: 'An ordered list has no ListNumbering attribute' },
+  { failureCondition: '16-002', description: 'An ordered list\'s ListNumbering is not Decimal, UpperRoman, LowerRoman, UpperAlpha or LowerAlpha' },
+  { failureCondition: '16-003', description: 'A list is not tagged as a list' },
   { failureCondition: '17-001', description: 'A mathematical expression is not tagged as a Formula' },
   { failureCondition: '18-001', description: 'Running headers, footers and page numbers are not marked as pagination artifacts' },
+  { failureCondition: '18-002', description: 'Header and footer artifacts are not given the Header or Footer subtype' },
   { failureCondition: '19-001', description: 'Footnotes and endnotes are not tagged as Note' },
   { failureCondition: '19-002', description: 'References are not tagged as Reference' },
   { failureCondition: '22-001', description: 'Article threads do not follow the reading order' },
   { failureCondition: '24-001', description: 'A non-interactive form field is not tagged as PrintField' },
   { failureCondition: '28-001', description: 'Annotations are not in the reading order of the content they belong to' },
-  { failureCondition: '29-001', description: 'A script needs the user to act within a time limit' },
+  { failureCondition: '28-003', description: 'An annotation used for visual formatting is not tagged for what it means' },
+  { failureCondition: '28-013', description: 'A server-side image map (IsMap) has no other way to reach what it offers' },
+  { failureCondition: '29-001', description: 'A script needs keystrokes timed by the user' },
+  { failureCondition: '31-010', description: 'An embedded font\'s licence does not allow embedding for unlimited, universal rendering' },
 ];
 
 /** One Matterhorn checkpoint some rules failed, with what failed and where (ValidationReport's places). */

@@ -189,8 +189,9 @@ export interface WriteResult {
   /** With purgeEarlierVersions: how many earlier versions were removed. */
   purgedVersions?: number | undefined;
   /**
-   * The id of the kept version before `version` (null: none), when the store knows it from the write (the filesystem
-   * store's newest record before it); absent otherwise. What a document's answer names as its predecessor (RFC 5829).
+   * The id of the kept version before `version` (null: none), when the store knows it from the write (the filesystem,
+   * S3 and WebDAV stores: the newest visible record before it); absent otherwise. What a document's answer names as its
+   * predecessor (RFC 5829).
    */
   predecessor?: string | null | undefined;
 }

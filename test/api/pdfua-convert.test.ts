@@ -208,7 +208,8 @@ test('as a background job (the default without Prefer: wait): the job ends with 
 
 /**
  * A letter whose first page is drawn by one form XObject (as a page imported by pdfpages or an n-up tool is): a heading,
- * a paragraph, a photo, a closing line and a rule; and a logo, a form drawing an image, on both pages.
+ * a paragraph, a photo, a closing line and a rule; and a logo, a form drawing an image, on both pages, at another place
+ * on each (the same place on every page would make it a running image, an artifact: the next test).
  */
 function formLetter(): Buffer {
   const o = new PdfObjects();
@@ -224,7 +225,7 @@ function formLetter(): Buffer {
   );
   const resources = `/Font << /F1 ${font} 0 R >> /XObject << /Letter ${letter} 0 R /Logo ${logo} 0 R >>`;
   const first = o.stream('', 'q /Letter Do Q q 1 0 0 1 520 740 cm /Logo Do Q');
-  const second = o.stream('', 'BT /F1 18 Tf 72 700 Td (Second page) Tj ET BT /F1 12 Tf 72 660 Td (More text on the second page.) Tj ET q 1 0 0 1 520 740 cm /Logo Do Q');
+  const second = o.stream('', 'BT /F1 18 Tf 72 700 Td (Second page) Tj ET BT /F1 12 Tf 72 660 Td (More text on the second page.) Tj ET q 1 0 0 1 520 40 cm /Logo Do Q');
   const kids = [first, second].map((c) => o.add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << ${resources} >> /Contents ${c} 0 R >>`));
   o.setPageTree(catalog, pages, kids);
   return o.finish(`/Root ${catalog} 0 R`);
@@ -276,6 +277,62 @@ test('content drawn by form XObjects: a form drawn once is marked inside, one dr
   const keys = pageStreams(mergedPdf, true).map((page) => /"\/StructParents":(\d+)/.exec(page.xobjects['/Letter']?.dict ?? '')?.[1]).filter((k) => k !== undefined);
   assert.equal(new Set(keys).size, 1, `the letter's form keeps one key: ${keys}`);
   assert.match(structText(mergedPdf), /Opening hours[\s\S]*Quarterly letter[\s\S]*Thank you for reading/);
+});
+
+/**
+ * A three-page letter with running pictures: a letterhead logo (an image XObject) at the top and a footer badge (a form
+ * drawing an image and a rule) at the bottom of every page, at the same place and size; and on the second page a chart,
+ * a picture drawn once.
+ */
+function letterhead(): Buffer {
+  const o = new PdfObjects();
+  const catalog = o.reserve();
+  const pages = o.reserve();
+  const font = o.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const pixels = (grey: number) => o.stream('/Type /XObject /Subtype /Image /Width 20 /Height 20 /ColorSpace /DeviceRGB /BitsPerComponent 8', Buffer.alloc(1200, grey));
+  const logo = pixels(60);
+  const chart = pixels(160);
+  const badge = o.stream(`/Type /XObject /Subtype /Form /BBox [0 0 60 30] /Resources << /XObject << /Im0 ${pixels(220)} 0 R >> >>`, 'q 30 0 0 30 0 0 cm /Im0 Do Q 0 0 0 RG 0 0 m 60 0 l S');
+  const resources = `/Font << /F1 ${font} 0 R >> /XObject << /Logo ${logo} 0 R /Chart ${chart} 0 R /Badge ${badge} 0 R >>`;
+  const running = 'q 60 0 0 40 480 730 cm /Logo Do Q q 1 0 0 1 276 30 cm /Badge Do Q';
+  const bodies = [
+    'BT /F1 20 Tf 72 680 Td (Annual letter) Tj ET BT /F1 12 Tf 72 650 Td (Dear members, the year went well.) Tj ET',
+    'BT /F1 12 Tf 72 680 Td (Our membership grew, as the chart shows.) Tj ET q 200 0 0 120 72 500 cm /Chart Do Q',
+    'BT /F1 12 Tf 72 680 Td (We thank every member for their support.) Tj ET',
+  ];
+  const kids = bodies.map((body) => o.add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << ${resources} >> /Contents ${o.stream('', `${running}\n${body}`)} 0 R >>`));
+  o.setPageTree(catalog, pages, kids);
+  return o.finish(`/Root ${catalog} 0 R`);
+}
+
+test('running pictures (a letterhead logo, a footer badge drawn by a form) are artifacts on every page, not figures; a picture drawn once is a figure', async () => {
+  const source = letterhead();
+  assert.equal((await putPdf(server, 'ua/letterhead.pdf', source)).status, 201);
+  const bare = await convert('ua/letterhead.pdf', { lang: 'en' });
+  assert.equal(bare.status, 200, bare.text);
+  // One figure needs a description (the chart, on the second page), not one per page for the logo and the badge.
+  const needs = bare.json().report.figuresWithoutAlt;
+  assert.equal(needs.length, 1, JSON.stringify(needs));
+  assert.equal(needs[0].pageIndex, 1);
+  assert.equal(bare.json().report.elements.Figure, 1);
+  const described = await convert('ua/letterhead.pdf', { retag: true, figures: [{ index: 0, alt: 'Bar chart: membership up by a fifth' }] });
+  assert.equal(described.status, 200, described.text);
+  assert.equal(described.json().report.compliant, true, JSON.stringify(described.json().report.rules));
+  const out = await storedBytes(server, 'ua/letterhead.pdf');
+  outputs.letterhead = out;
+  assert.equal(pdftotext(out), pdftotext(source));
+  assertSameRenders(source, out);
+  const streams = pageStreams(out, true).map((page) => Buffer.from(page.contents.join(''), 'base64').toString('latin1'));
+  assert.equal(streams.length, 3);
+  for (const content of streams) {
+    assert.match(content, /\/Artifact BMC\s+\/Logo Do\s+EMC/, content);
+    assert.match(content, /\/Artifact BMC\s+\/Badge Do\s+EMC/, content);
+    assert.doesNotMatch(content, /BDC\s+\/(Logo|Badge) Do/, content);
+  }
+  assert.match(streams[1]!, /\/Figure <<\/MCID \d+>> BDC\s+\/Chart Do\s+EMC/);
+  const tree = structText(out);
+  assert.equal(tree.match(/Figure/g)?.length, 1, tree);
+  assert.match(tree, /Annual letter[\s\S]*Our membership grew[\s\S]*We thank every member/);
 });
 
 /** A tagged page whose tree loops: /K of Document names itself, the role map loops, one element has no /P. */
@@ -353,6 +410,7 @@ test("veraPDF's own verdicts on the stored outputs agree with the action's repor
   assert.equal(byName.formLetter?.compliant, true, JSON.stringify(byName.formLetter?.rules));
   assert.equal(byName.formLetterRetagged?.compliant, true, JSON.stringify(byName.formLetterRetagged?.rules));
   assert.equal(byName.formLetterMerged?.compliant, true, JSON.stringify(byName.formLetterMerged?.rules));
+  assert.equal(byName.letterhead?.compliant, true, JSON.stringify(byName.letterhead?.rules));
   // Without alt text only the figure's description is missing, and the missing identification it no longer claims.
   assert.deepEqual(new Set(byName.noAlt?.rules.map((r) => `${r.clause}-${r.testNumber}`)), new Set(['7.3-1', '5-1']));
 });

@@ -33,6 +33,10 @@ const SOURCE = chapters('Annual report', 'en', [
   `<h1>Chapter two</h1><p>Regions grew in the <a href="https://example.com/q3">third quarter</a>.</p><p><img src="${PNG}" alt="A red dot" width="40" height="40"></p><ul><li>North</li><li>South</li></ul>`,
   '<h1>Chapter three</h1><p>The outlook is steady.</p>',
 ]);
+/** Minutes with a paragraph to redact whole and one to redact in part. */
+const MINUTES = chapters('Board minutes', 'en', [
+  '<h1>Board minutes</h1><p>Confidential merger talks with Acme.</p><p>Attendees met at noon and agreed.</p><p>The meeting closed.</p>',
+]);
 const ANNEX = chapters('Anhang', 'de', ['<h1>Anhang eins</h1><p>Zahlen des Jahres.</p>', '<h1>Anhang zwei</h1><p>Weitere Zahlen.</p>']);
 
 /** The structure tree's text as poppler reads it (pdfinfo -struct-text). */
@@ -114,6 +118,19 @@ describe('writes keep a tagged document\'s structure (PDF/UA-1)', { skip: exists
     const appliedOverlay = await call(server, 'POST', '/documents/keep/redact-overlay.pdf', { body: { ApplyRedactionsAction: {} } });
     assert.equal(appliedOverlay.status, 200, appliedOverlay.text);
     results.set('redact-overlay', { reply: appliedOverlay, pdf: await get('keep/redact-overlay.pdf') });
+
+    // A whole paragraph and part of another redacted: the first paragraph's element leaves the tree.
+    const minutes = await call(server, 'PUT', '/documents/keep/minutes.pdf', { body: Buffer.from(MINUTES), headers: { 'content-type': 'text/html' } });
+    assert.equal(minutes.status, 201, minutes.text);
+    results.set('minutes', { reply: {} as Reply, pdf: await get('keep/minutes.pdf') });
+    for (const searchText of ['Confidential merger talks with Acme.', 'at noon']) {
+      const found = await call(server, 'POST', '/documents/keep/minutes.pdf/annotations/redaction', { body: { searchText } });
+      assert.equal(found.status, 200, found.text);
+      assert.equal(found.json().count, 1, searchText);
+    }
+    const appliedMinutes = await call(server, 'POST', '/documents/keep/minutes.pdf', { body: { ApplyRedactionsAction: {} } });
+    assert.equal(appliedMinutes.status, 200, appliedMinutes.text);
+    results.set('redact-paragraph', { reply: appliedMinutes, pdf: await get('keep/minutes.pdf') });
 
     const names = [...results.keys()];
     verapdfVerdicts(names.map((n) => ({ bytes: results.get(n)!.pdf, flavour: 'ua1' }))).forEach((v, i) => verdicts.set(names[i]!, v));
@@ -236,6 +253,30 @@ describe('writes keep a tagged document\'s structure (PDF/UA-1)', { skip: exists
     assert.ok(tree.texts.every((t) => !/SECRETWORD/.test(t)), `still in the structure: ${tree.texts}`);
     assert.ok(tree.texts.includes('Badge showing '), `the figure keeps the rest of its alternate text: ${tree.texts}`);
     assert.match(qdf(pdf), /\/Artifact BMC\nq /);
+  });
+
+  test('ApplyRedactionsAction on a whole paragraph and part of another: the emptied element leaves the tree, the other keeps what is left', () => {
+    const before = results.get('minutes')!.pdf;
+    const { pdf } = results.get('redact-paragraph')!;
+    assert.ok(verdicts.get('minutes')!.compliant, `the minutes fail PDF/UA-1 before: ${ruleIds(verdicts.get('minutes')!.rules)}`);
+    assertStillPasses('redact-paragraph');
+    const tree = assertWholeTree(pdf);
+    const paragraphs = (t: string[]) => t.filter((type) => type === 'P').length;
+    // Chromium writes one P per paragraph: three before, two after (the redacted one gone, not left empty).
+    assert.equal(paragraphs(structureTree(before).types), 3);
+    assert.equal(paragraphs(tree.types), 2, `elements after: ${tree.types}`);
+    // Chromium puts a paragraph's text in a NonStruct inside its P: the two went, nothing else.
+    assert.equal(tree.types.length, structureTree(before).types.length - 2, `only the paragraph went: ${structureTree(before).types} -> ${tree.types}`);
+    const struct = structText(pdf);
+    assert.doesNotMatch(struct, /Confidential|Acme|noon/);
+    assert.match(struct, /Board minutes[\s\S]*"Attendees met\s+and agreed\."[\s\S]*"The meeting closed\."/);
+    // No element is left without text: every element poppler prints is followed by its text or by its kids.
+    assert.doesNotMatch(struct, /^\s*P\b[^\n]*\n\s*(P\b|$)/m, struct);
+    const text = pdftotext(pdf);
+    assert.doesNotMatch(text, /Confidential|noon/);
+    assert.match(text, /Attendees met\s+and agreed/);
+    // The emptied sequence is an artifact now, and its parent-tree slot is null (assertWholeTree: no MCID left pointing elsewhere).
+    assert.equal((qdf(pdf).match(/\/MCID \d+/g) ?? []).length, (qdf(before).match(/\/MCID \d+/g) ?? []).length - 1);
   });
 
   test('ApplyRedactionsAction with overlay text: the text is an artifact in an embedded font, outside the structure; the document still passes', () => {

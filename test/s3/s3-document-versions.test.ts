@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { call, sha256, type Reply } from '../helpers/http.js';
 import { makePdf, paddedPdf, pdftotext, qpdfCheck, redactablePdf } from '../helpers/pdf.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
@@ -247,4 +247,55 @@ test('a restore of a prefix reads none of the kept bytes from S3 (the document\'
   assert.deepEqual([after.total, after.versions[0]!.operation, after.versions[0]!.etag, after.versions[0]!.pageCount, after.current], [3, 'restore', first.etag, first.pageCount, after.versions[0]!.id]);
   // Every version still reads back as its bytes (the stamped one from the blob the restore made).
   for (const v of after.versions) assert.equal(etagOfBytes((await version(doc, v.id)).bytes), v.etag, `version ${v.id}`);
+});
+
+test('a write\'s answer names its predecessor version (Link, RFC 5829) as the list then shows it, found by the write: no versions read after the document\'s PutObject', async () => {
+  const doc = 'versions/links.pdf';
+  const key = `${PREFIX}${doc}`;
+  const index = `${PREFIX}.versions/${doc}/z-index.ndjson`;
+  const predecessorOf = (reply: Reply) => /<[^>]*\?versionId=([^>]+)>; rel="predecessor-version"/.exec(reply.headers.get('link') ?? '')?.[1];
+  let markers = 0;
+  /** The write's S3 requests after the document's PutObject (or all, for a write of none): up to a marker request sent once its answer came. */
+  async function afterPut(write: () => Promise<Reply>): Promise<{ reply: Reply; after: Logged[] }> {
+    const mark = s3.log().split('\n').length;
+    const reply = await write();
+    const marker = `links-marker-${++markers}`;
+    await s3.client().send(new HeadObjectCommand({ Bucket: s3.buckets[0]!, Key: marker })).catch(() => undefined);
+    const logged = await loggedSince(mark, (r) => r.key === marker);
+    assert.ok(logged.some((r) => r.key === marker), 'the marker request was logged');
+    const put = logged.findLastIndex((r) => ['PutObject', 'CopyObject', 'CompleteMultipartUpload'].includes(r.operation) && r.key === key);
+    return { reply, after: logged.slice(put + 1).filter((r) => r.key !== marker) };
+  }
+  const noListing = (after: Logged[], what: string) => {
+    const reads = after.filter((r) => (r.operation === 'GetObject' && r.key === index) || r.operation === 'ListObjectsV2' || (r.operation === 'HEAD' && r.key === key));
+    assert.deepEqual(reads, [], `${what}: the versions were not read again for the answer's Link`);
+  };
+
+  const created = await afterPut(() => put(doc, makePdf({ text: () => 'One' })));
+  ok(created.reply, 201);
+  assert.equal(predecessorOf(created.reply), undefined, 'the first version has none');
+  assert.match(created.reply.headers.get('link') ?? '', /rel="version-history"/);
+  noListing(created.after, 'the first upload');
+
+  for (const [what, write] of [
+    ['an upload', () => put(doc, makePdf({ text: () => 'Two' }))],
+    ['an upload of other bytes', () => put(doc, makePdf({ pages: 2, text: (i) => `Three ${i}` }))],
+  ] as const) {
+    const { reply, after } = await afterPut(write);
+    ok(reply);
+    const { versions } = await list(doc);
+    assert.equal(predecessorOf(reply), versions[1]!.id, `${what}: the predecessor is the second newest version`);
+    noListing(after, what);
+  }
+
+  const { versions } = await list(doc);
+  const restored = await afterPut(() => call(server, 'POST', `/documents/${doc}/versions/${versions.at(-1)!.id}/restore`));
+  ok(restored.reply);
+  const now = await list(doc);
+  assert.equal(now.versions[0]!.operation, 'restore');
+  assert.equal(predecessorOf(restored.reply), now.versions[1]!.id, 'a restore: the predecessor is the version it replaced');
+  // The model read right after names the same one.
+  const model = await call(server, 'GET', `/documents/${doc}`, { headers: { accept: 'application/json' } });
+  ok(model);
+  assert.equal(predecessorOf(model), now.versions[1]!.id);
 });

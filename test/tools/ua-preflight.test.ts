@@ -114,6 +114,21 @@ test('every rule of the installed veraPDF PDF/UA-1 profile maps to Matterhorn fa
   assert.equal(Object.keys(MATTERHORN_CHECKPOINTS).length, 31);
 });
 
+test('the human checks are every failure condition the Matterhorn Protocol 1.1 marks "Human", and no machine one', () => {
+  // Transcribed from the protocol's table of failure conditions (its "How" column), checkpoint by checkpoint.
+  const human = [
+    '01-001', '01-002', '01-006', '02-002', '03-001', '03-002', '03-003', '04-001', '05-001', '05-002', '05-003', '06-004',
+    '08-001', '08-002', '09-001', '09-002', '09-003', '11-007', '12-001', '13-001', '13-002', '13-003', '13-005', '13-006',
+    '13-007', '13-008', '14-001', '14-004', '14-005', '15-001', '15-002', '15-004', '15-005', '16-001', '16-002', '16-003',
+    '17-001', '18-001', '18-002', '19-001', '19-002', '22-001', '24-001', '28-001', '28-003', '28-013', '29-001', '31-010',
+  ];
+  assert.deepEqual(HUMAN_CHECKS.map((h) => h.failureCondition), human);
+  for (const { failureCondition, description } of HUMAN_CHECKS) {
+    assert.ok(MATTERHORN_CHECKPOINTS[failureCondition.slice(0, 2)], `${failureCondition}: no such checkpoint`);
+    assert.ok(description.length > 10, failureCondition);
+  }
+});
+
 describe('accessibility preflight (pdfua1, pdfua2, wtpdf1a)', { skip: corpus ? false : 'no corpus (../shared/corpus or PDFSERVICE_CORPUS)' }, () => {
   const server = serverForSuite();
   const preflight = (doc: string, profile: string, headers: Record<string, string> = {}): Promise<Reply> =>

@@ -9,7 +9,7 @@ import { contentOperations } from '../syntax/content-tokens.js';
  */
 
 /** Operators that paint, and so must be tagged or artifacts. */
-const PAINTING = new Set(['Tj', 'TJ', "'", '"', 'Do', 'sh', 'f', 'F', 'f*', 'S', 's', 'B', 'B*', 'b', 'b*']);
+export const PAINTING = new Set(['Tj', 'TJ', "'", '"', 'Do', 'sh', 'f', 'F', 'f*', 'S', 's', 'B', 'B*', 'b', 'b*']);
 
 /**
  * The content stream with every painting operation outside marked content enclosed in `/Artifact BMC ... EMC` (a

@@ -84,41 +84,17 @@ export function pruneStructure(doc: mupdf.PDFDocument, removedPages: readonly mu
     if (annots.isArray()) annots.forEach((a) => a.isIndirect() && goneAnnots.add(a.asIndirect()));
   }
   const onGonePage = (pg: mupdf.PDFObject) => pg.isIndirect() && gone.has(pg.asIndirect());
-  const emptied = new Set<number>();
-  const keepKid = (kid: mupdf.PDFObject, elementPage: mupdf.PDFObject) => {
-    const k = deref(kid);
+  const removed = removeContent(doc, root, (k, elementPage) => {
     // An integer is a marked-content id on the element's own page.
-    if (k.isNumber()) return !onGonePage(elementPage);
-    if (!k.isDictionary()) return true;
+    if (k.isNumber()) return onGonePage(elementPage);
     const type = name(k.get('Type'));
-    if (type === 'MCR' || type === 'OBJR') {
-      const pg = k.get('Pg').isNull() ? elementPage : k.get('Pg');
-      if (onGonePage(pg)) return false;
-      const target = k.get('Obj');
-      return !(type === 'OBJR' && target.isIndirect() && goneAnnots.has(target.asIndirect()));
-    }
-    return !(kid.isIndirect() && emptied.has(kid.asIndirect()));
-  };
-  const all = elements(root);
-  // In reverse tree order every child is settled before its parent, so emptiness climbs up in one pass.
-  for (let i = all.length - 1; i >= 0; i--) {
-    const ref = all[i]!.obj;
-    const element = deref(ref);
-    const page = element.get('Pg');
-    const kids = kidsOf(element);
-    const kept = kids.filter((kid) => keepKid(kid, page));
-    if (onGonePage(page)) element.delete('Pg');
-    if (kept.length === kids.length) continue;
-    if (kept.length === 0 && ref.isIndirect()) {
-      emptied.add(ref.asIndirect());
-      element.delete('K');
-      continue;
-    }
-    setKids(doc, element, kept);
-  }
-  const top = kidsOf(root);
-  const keptTop = top.filter((kid) => !(kid.isIndirect() && emptied.has(kid.asIndirect())));
-  if (keptTop.length !== top.length) setKids(doc, root, keptTop);
+    const pg = k.get('Pg').isNull() ? elementPage : k.get('Pg');
+    if (onGonePage(pg)) return true;
+    const target = k.get('Obj');
+    return type === 'OBJR' && target.isIndirect() && goneAnnots.has(target.asIndirect());
+  }, (element) => {
+    if (onGonePage(element.get('Pg'))) element.delete('Pg');
+  });
   const tree = root.get('ParentTree');
   if (goneKeys.size > 0 && !tree.isNull()) {
     for (const nums of numberTreeLeaves(tree)) {
@@ -131,6 +107,43 @@ export function pruneStructure(doc: mupdf.PDFDocument, removedPages: readonly mu
       }
     }
   }
+  return removed;
+}
+
+/**
+ * Takes content out of the tree below `root`: each element's marked-content ids and references (MCR, OBJR) for which
+ * `gone(kid, the element's /Pg)` holds, then the elements left with no kids by that, up to the top (an element that
+ * had no kids before is left as it is). `visit` sees every element. Returns how many elements were removed.
+ */
+export function removeContent(doc: mupdf.PDFDocument, root: mupdf.PDFObject, gone: (kid: mupdf.PDFObject, elementPage: mupdf.PDFObject) => boolean, visit?: (element: mupdf.PDFObject) => void): number {
+  const emptied = new Set<number>();
+  const keepKid = (kid: mupdf.PDFObject, elementPage: mupdf.PDFObject) => {
+    const k = deref(kid);
+    if (k.isNumber()) return !gone(k, elementPage);
+    if (!k.isDictionary()) return true;
+    const type = name(k.get('Type'));
+    if (type === 'MCR' || type === 'OBJR') return !gone(k, elementPage);
+    return !(kid.isIndirect() && emptied.has(kid.asIndirect()));
+  };
+  const all = elements(root);
+  // In reverse tree order every child is settled before its parent, so emptiness climbs up in one pass.
+  for (let i = all.length - 1; i >= 0; i--) {
+    const ref = all[i]!.obj;
+    const element = deref(ref);
+    const kids = kidsOf(element);
+    const kept = kids.filter((kid) => keepKid(kid, element.get('Pg')));
+    visit?.(element);
+    if (kept.length === kids.length) continue;
+    if (kept.length === 0 && ref.isIndirect()) {
+      emptied.add(ref.asIndirect());
+      element.delete('K');
+      continue;
+    }
+    setKids(doc, element, kept);
+  }
+  const top = kidsOf(root);
+  const keptTop = top.filter((kid) => !(kid.isIndirect() && emptied.has(kid.asIndirect())));
+  if (keptTop.length !== top.length) setKids(doc, root, keptTop);
   return emptied.size;
 }
 
@@ -141,7 +154,7 @@ function setKids(doc: mupdf.PDFDocument, element: mupdf.PDFObject, kids: readonl
 }
 
 /** The source's parent tree as key -> value. */
-function parentTreeEntries(root: mupdf.PDFObject): Map<number, mupdf.PDFObject> {
+export function parentTreeEntries(root: mupdf.PDFObject): Map<number, mupdf.PDFObject> {
   const entries = new Map<number, mupdf.PDFObject>();
   const tree = root.get('ParentTree');
   if (tree.isNull()) return entries;

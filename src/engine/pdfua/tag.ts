@@ -5,7 +5,7 @@ import { refuseIfSigned } from '../core/save.js';
 import { EngineError } from '../errors.js';
 import { classify } from '../export/classify.js';
 import { readPages } from '../export/export.js';
-import type { ExportBlock } from '../export/model.js';
+import type { ExportBlock, ExportPage } from '../export/model.js';
 import { headerRows } from '../export/table-grid.js';
 import { StandardFontEmbedder } from '../pdfa/fonts.js';
 import type { Rectangle } from '../syntax/geometry.js';
@@ -230,6 +230,29 @@ function annotRect(annot: mupdf.PDFObject): Rectangle | undefined {
   return { x: Math.min(r[0]!, r[2]!), y: Math.min(r[1]!, r[3]!), width: Math.abs(r[2]! - r[0]!), height: Math.abs(r[3]! - r[1]!) };
 }
 
+/**
+ * The image blocks drawn at the same place and size (to the point) on at least half the pages, and on two or more: a
+ * letterhead's logo, a picture in a running header or footer, whether drawn as an image or by a form. Such a picture
+ * is page furniture, not content (ISO 32000-1 14.8.2.2.2: pagination artifacts), so it is an artifact rather than a
+ * Figure asking for the same alternate text on every page. The running-line detection of the export reads text only.
+ */
+function runningImages(pages: readonly ExportPage[], pageCount: number): Set<ExportBlock> {
+  const needed = Math.max(2, Math.ceil(pageCount / 2));
+  const byPlace = new Map<string, { pages: Set<number>; blocks: ExportBlock[] }>();
+  for (const page of pages) {
+    for (const block of page.blocks) {
+      if (block.type !== 'image') continue;
+      const r = block.rectangle;
+      const key = [r.x, r.y, r.width, r.height].map(Math.round).join(' ');
+      const place = byPlace.get(key) ?? { pages: new Set(), blocks: [] };
+      place.pages.add(page.pageIndex);
+      place.blocks.push(block);
+      byPlace.set(key, place);
+    }
+  }
+  return new Set([...byPlace.values()].filter((p) => p.pages.size >= needed).flatMap((p) => p.blocks));
+}
+
 type TagResult = { bytes?: Uint8Array; report: TagReport };
 
 export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
@@ -245,6 +268,7 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
     const cellsOf = new Map<ExportBlock, Rectangle[][]>();
     for (const page of raw) for (const item of page.items) if (item.kind === 'table') cellsOf.set(item.block, item.cells);
     const model = classify(raw, pageCount);
+    const running = runningImages(model.pages, pageCount);
     const forms = formUses(doc);
     if (retag) {
       report.tagged = 'replaced';
@@ -307,7 +331,8 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
             }
           });
           texts.push({ rect: block.rectangle, node: table, cells });
-        } else {
+        } else if (!running.has(block)) {
+          // A running image gets no element: what it draws is marked as an artifact (targetOf finds no image there).
           const figure = node('Figure', { bbox: block.rectangle });
           document.kids.push(figure);
           images.push({ rect: block.rectangle, node: figure });

@@ -17,6 +17,7 @@ import type { PdfSource } from '../core/pdf-source.js';
 import { boxOf, BoxIndex, paintOverlays, splitByBoxes } from './boxes.js';
 import { StandardFontEmbedder } from '../pdfa/fonts.js';
 import { isTagged } from '../pdfua/keep.js';
+import { paintedBefore, pruneRedacted } from '../pdfua/redacted.js';
 
 export interface ApplyRedactionsRequest {
   pageIndex?: number | undefined;
@@ -267,7 +268,10 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
     const failures: RedactionFailure[] = [];
     const redactedStrings = new Set<string>();
     const pages = [...byPage].sort((a, b) => a[0] - b[0]);
+    // What each page's marked content drew before, so that the sequences the redaction empties leave the structure tree.
+    const marked = new Map<number, Map<number, Set<number>>>();
     for (const [done, [pageIndex, selected]] of pages.entries()) {
+      marked.set(pageIndex, paintedBefore(doc, pageIndex));
       const result = applyPage(doc, pageIndex, selected, entriesByPage.get(pageIndex) ?? [], request, redactedStrings, overlay, overlayFont);
       failures.push(...result.failures);
       report.removedAnnotations.push(...result.removed);
@@ -280,6 +284,7 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
       throw new EngineError('REDACTION_INCOMPLETE', `Redacted text would remain on ${where}${failures.length > 5 ? ` and ${failures.length - 5} more` : ''}; the document was not changed`, { failures: failures.slice(0, 100) });
     }
     report.applied = chosen.map((e) => e.name);
+    pruneRedacted(doc, marked);
     scrubStructure(doc, [...redactedStrings]);
     report.elsewhere = findElsewhere(doc, [...redactedStrings]);
     if (request.scrubElsewhere && report.elsewhere.length) {

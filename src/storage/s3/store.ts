@@ -742,10 +742,11 @@ export class S3Store implements DocumentStore {
   }
 
   /** What a write answers of its version, after the purge it asked for (under the commit lock still). */
-  private async versionResult(p: StoredPath, version: PendingS3Version | undefined, options: WriteOptions): Promise<Pick<WriteResult, 'version' | 'purgedVersions'>> {
+  private async versionResult(p: StoredPath, version: PendingS3Version | undefined, options: WriteOptions): Promise<Pick<WriteResult, 'version' | 'purgedVersions' | 'predecessor'>> {
     if (!version || !this.versions) return {};
     const purgedVersions = options.purgeEarlierVersions ? await this.versions.purgeEarlier(p) : undefined;
-    return { version: version.record, ...(purgedVersions !== undefined ? { purgedVersions } : {}) };
+    // The predecessor the write found (as the other stores report theirs): its answer then lists no versions to name it.
+    return { version: version.record, ...(purgedVersions !== undefined ? { purgedVersions } : {}), ...(version.predecessor !== undefined ? { predecessor: version.predecessor } : {}) };
   }
 
   /** Keeps the version just written for the next read, under the S3 ETag the write answered (without one, none is kept). */

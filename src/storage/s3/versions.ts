@@ -253,6 +253,11 @@ export interface PendingS3Version {
   /** The record's key (its name points at the replaced version for an appended write: RECORD). */
   readonly key: string;
   /**
+   * The visible version before the record once the document is written (null: none), as a list then shows it
+   * (WriteResult.predecessor); undefined when the record would not be the newest visible one.
+   */
+  readonly predecessor: string | null | undefined;
+  /**
    * Runs the document's write (`write`, under the key's commit lock still) and puts the versions' index made for it
    * beside it (at the same time: until both are there the index names another ETag than the document's, so no list
    * uses it). A failed index PUT fails nothing (the next list makes it from the listing); both have ended when this does.
@@ -808,9 +813,11 @@ export class S3Versions implements DocumentVersions {
       await abort().catch(() => undefined);
       throw failed.err;
     }
+    const newest = visible.at(-1)?.id === record.id;
     return {
       record,
       key,
+      predecessor: purge ? null : newest ? (visible.at(-2)?.id ?? null) : undefined,
       commit: async (write) => {
         this.known.delete(listing.dir);
         if (text === undefined) return write();
