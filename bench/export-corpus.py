@@ -30,7 +30,7 @@ from docx import Document
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
-from docx.shared import Pt
+from docx.shared import Pt, Twips
 
 WORDS = (
     "the a of and to in for on with by from as at that this report market region customer revenue quarter growth "
@@ -83,8 +83,10 @@ def soft_hyphens(text):
 
 
 # The documents: a list of blocks each, ("h", level, text) ("p", text) ("ul"|"ol", [items]) ("table", rows, ruled).
-# Options: columns (1 or 2), header (a running header and page-number footer), justify.
-def plan(name, seed, parts, columns=1, header=False):
+# ("line",) is a paragraph of a few words (narrower than a table's first column), set with no space above or below it.
+# Options: columns (1 or 2), header (a running header and page-number footer), spaced (False: no space after a Word
+# table's cells and no empty paragraph after the table, so that its rows and the text under it are as close as lines).
+def plan(name, seed, parts, columns=1, header=False, spaced=True):
     t = Text(seed)
     blocks = []
     for part in parts:
@@ -94,12 +96,14 @@ def plan(name, seed, parts, columns=1, header=False):
         elif kind == "p":
             for _ in range(args[0] if args else 1):
                 blocks.append(("p", t.paragraph()))
+        elif kind == "line":
+            blocks.append(("p", t.sentence(2, 3), "tight"))
         elif kind in ("ul", "ol"):
             blocks.append((kind, [t.item() for _ in range(args[0])]))
         elif kind == "table":
             rows, cols, ruled = args
             blocks.append(("table", t.table(rows, cols), ruled))
-    return {"name": name, "blocks": blocks, "columns": columns, "header": header}
+    return {"name": name, "blocks": blocks, "columns": columns, "header": header, "spaced": spaced}
 
 
 def section(level=2, paras=2):
@@ -119,6 +123,8 @@ DOCX_PLANS = [
     plan("docx-two-column-long", 10, [("h", 1), *section(2, 4), ("ul", 5), *section(2, 4), *section(2, 4), ("ol", 4), *section(2, 3)], columns=2, header=True),
     plan("docx-mixed", 11, [("h", 1), ("p", 1), ("table", 4, 3, True), ("p", 1), ("table", 4, 3, False), ("ul", 3), ("ol", 3), ("p", 1)], header=True),
     plan("docx-letter", 12, [("p", 6)]),
+    # A one-line paragraph between two tables without rules, with no space above or below it (issue 43).
+    plan("docx-between-tables", 13, [("h", 1), ("p", 1), ("table", 5, 3, False), ("line",), ("table", 4, 3, False), ("p", 1)], spaced=False),
 ]
 HTML_PLANS = [
     plan("html-article", 21, [("h", 1), ("p", 2), ("ul", 3), *section(), ("ol", 3), ("table", 5, 3, True)]),
@@ -194,6 +200,10 @@ def write_docx(doc, path):
     for block in doc["blocks"]:
         if block[0] == "h":
             document.add_heading(block[2], level=block[1])
+        elif block[0] == "p" and len(block) > 2:
+            paragraph = document.add_paragraph(block[1])
+            paragraph.paragraph_format.space_before = Pt(0)
+            paragraph.paragraph_format.space_after = Pt(0)
         elif block[0] == "p":
             paragraph = document.add_paragraph(soft_hyphens(block[1]))
             paragraph.alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
@@ -203,6 +213,15 @@ def write_docx(doc, path):
         else:
             rows, ruled = block[1], block[2]
             table = document.add_table(rows=len(rows), cols=len(rows[0]))
+            if doc["columns"] == 2:
+                # python-docx sizes a table to the page's text width; in a column of a two-column section LibreOffice
+                # then squeezes its last column to a few points and leaves its text out of the PDF. Sized to the column.
+                width = (sec.page_width - sec.left_margin - sec.right_margin - Twips(567)) // 2 // len(rows[0])
+                table.autofit = False
+                for column in table.columns:
+                    column.width = width
+                    for cell in column.cells:
+                        cell.width = width
             if ruled:
                 table.style = "Table Grid"
             else:
@@ -211,9 +230,12 @@ def write_docx(doc, path):
                 for c, value in enumerate(row):
                     cell = table.cell(r, c)
                     cell.text = value
+                    if not doc["spaced"]:
+                        cell.paragraphs[0].paragraph_format.space_after = Pt(0)
                     if r == 0:
                         cell.paragraphs[0].runs[0].bold = True
-            document.add_paragraph()
+            if doc["spaced"]:
+                document.add_paragraph()
     document.save(path)
 
 

@@ -1,7 +1,7 @@
 /**
  * Issue 43's export bench (`--only=export`, by name only: its peers come from PyPI): the quality and speed of our
  * export (`GET .../export`, docs/export.md) on a ground-truth corpus, against the peers, in the same run:
- * - the corpus: 12 Word documents built with python-docx and printed by LibreOffice, 8 HTML pages printed by Chromium,
+ * - the corpus: 13 Word documents built with python-docx and printed by LibreOffice, 8 HTML pages printed by Chromium,
  *   each with its truth (bench/export-corpus.py; made once and cached, `cachedFile`);
  * - DOCX: ours (`format=docx` when the build answers it, else "docx not available"; the JSON export is scored on the
  *   same figures meanwhile) against LibreOffice's PDF import (`soffice --infilter=writer_pdf_import --convert-to docx`,

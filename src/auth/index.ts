@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { isApiToken, OidcVerifier, refused } from './oidc.js';
 import { OidcSignIn } from './oidc-signin.js';
+import type { PendingSignInStore } from './oidc-pending.js';
 import { generatePassword } from './passwords.js';
 import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
 import { MemoryLoginThrottle, type LoginThrottle } from './throttle.js';
@@ -215,7 +216,7 @@ class DefaultAuth implements Auth {
         return null;
       }
       const rights = oidcRights(session.stamp);
-      const principal: Principal = { username: session.username, rights, via: 'session', sessionId };
+      const principal: Principal = { username: session.username, rights, via: 'session', sessionId, oidc: true };
       return { principal, session: this.view(session.username, rights, session) };
     }
     const directoryLogin = session.stamp === DIRECTORY_STAMP && session.credentials !== undefined;
@@ -313,6 +314,8 @@ export async function createAuth(
     tokenStore?: (users: UserStore) => TokenStore;
     sessionStore?: SessionStore;
     throttle?: LoginThrottle;
+    /** Sign-ins through the OpenID Connect issuer between start and callback (Redis, so any instance finishes them). */
+    pendingSignIns?: PendingSignInStore;
     directory?: ExternalDirectory;
     onUserRemoved?: (username: string) => void | Promise<void>;
   } = {},
@@ -359,7 +362,7 @@ export async function createAuth(
       scopes: config.oidcScopes,
       resource: config.oidcResource,
       displayName: config.oidcDisplayName ?? new URL(config.oidcIssuer!).hostname,
-    }, config.oidcIssuer!, oidc, (principal) => admit(principal))
+    }, config.oidcIssuer!, oidc, (principal) => admit(principal), parts.pendingSignIns)
     : undefined;
   const auth = new DefaultAuth(service, sessions, throttle, limits, tokens, parts.directory, oidc, signIn);
   admit = (principal) => auth.admitOidc(principal);

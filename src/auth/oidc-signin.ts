@@ -2,12 +2,14 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { ServiceError } from '../errors.js';
 import type { OidcVerifier } from './oidc.js';
+import { MemoryPendingSignIns, type PendingSignIn, type PendingSignInStore } from './oidc-pending.js';
 import type { Principal } from './types.js';
 
 /**
  * The console's sign-in through the OpenID Connect issuer (docs/oidc.md, "Console sign-in"): the service is a
  * confidential client of the authorization-code flow with PKCE (RFC 7636, S256). The browser only carries the
- * redirects: state, nonce and code verifier stay in this process, the code is exchanged here with the client secret,
+ * redirects: state, nonce and code verifier stay on the server (this process's memory, or Redis shared by the
+ * instances: oidc-pending.ts), the code is exchanged here with the client secret,
  * and the tokens never reach the page. What the issuer answers is checked as a bearer token is (OidcVerifier), so the
  * user name, the rights mapping and the refusals are the same.
  */
@@ -21,19 +23,8 @@ export interface OidcSignInSettings {
   displayName: string;
 }
 
-/** A sign-in begun and not finished: found by its state, once. */
-interface Pending {
-  nonce: string;
-  codeVerifier: string;
-  /** SHA-256 of the browser binding cookie: the state is only good in the browser that began the sign-in. */
-  binding: Buffer;
-  expiresAt: number;
-}
-
 /** How long a person may take at the issuer's pages (login, consent) before the sign-in must begin again. */
 export const SIGNIN_SECONDS = 600;
-/** Sign-ins under way at most; past it the oldest are forgotten (anyone may begin one, so the table is bounded). */
-const MAX_PENDING = 10_000;
 /** How long the token request may take. */
 const TOKEN_TIMEOUT_MS = 10_000;
 
@@ -49,14 +40,14 @@ function failed(detail: string): ServiceError {
 }
 
 export class OidcSignIn {
-  private readonly pending = new Map<string, Pending>();
-
   constructor(
     readonly settings: OidcSignInSettings,
     private readonly issuer: string,
     private readonly verifier: OidcVerifier,
     /** The OpenID Connect user a bearer token would be (the service-user name check included). */
     private readonly admit: (principal: Principal) => Promise<Principal>,
+    /** Where sign-ins wait between the start and the callback: memory, or Redis with several instances. */
+    private readonly pending: PendingSignInStore = new MemoryPendingSignIns(),
   ) {}
 
   /** A new sign-in: where to send the browser, and the binding value for its cookie. 503 while the issuer is unreachable. */
@@ -64,10 +55,8 @@ export class OidcSignIn {
     const endpoints = await this.verifier.endpoints();
     const state = random();
     const binding = random();
-    const pending: Pending = { nonce: random(), codeVerifier: random(), binding: sha256(binding), expiresAt: Date.now() + SIGNIN_SECONDS * 1000 };
-    this.forgetExpired();
-    this.pending.set(state, pending);
-    while (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
+    const pending: PendingSignIn = { nonce: random(), codeVerifier: random(), binding: sha256(binding).toString('base64url'), expiresAt: Date.now() + SIGNIN_SECONDS * 1000 };
+    await this.pending.put(state, pending);
     const url = new URL(endpoints.authorization);
     const scopes = new Set(['openid', ...this.settings.scopes.split(/\s+/).filter(Boolean)]);
     url.searchParams.set('response_type', 'code');
@@ -90,13 +79,12 @@ export class OidcSignIn {
   async finish(query: { code?: string; state?: string; error?: string; error_description?: string; iss?: string }, binding: string | undefined): Promise<Principal> {
     const state = query.state;
     if (!state) throw stateInvalid('The callback has no state');
-    const pending = this.pending.get(state);
     // Used once: a replayed callback finds nothing, whatever happens next.
-    this.pending.delete(state);
-    if (!pending) throw stateInvalid('The state is not one of a sign-in under way here (used already, forged, or begun before a restart)');
+    const pending = await this.pending.take(state);
+    if (!pending) throw stateInvalid('The state is not one of a sign-in under way (used already, forged, expired, or begun before a restart)');
     if (pending.expiresAt <= Date.now()) throw stateInvalid(`The sign-in took longer than ${SIGNIN_SECONDS} s`);
     // Without this, a page could send a victim's browser to the callback with the page's own code and state (login CSRF).
-    if (!binding || !timingSafeEqual(sha256(binding), pending.binding)) throw stateInvalid('The sign-in was begun in another browser (its cookie is missing or differs)');
+    if (!binding || !timingSafeEqual(sha256(binding), Buffer.from(pending.binding, 'base64url'))) throw stateInvalid('The sign-in was begun in another browser (its cookie is missing or differs)');
     // RFC 9207: an issuer that names itself in the answer must be ours (an answer of another issuer, mixed up, is not).
     if (query.iss !== undefined && query.iss !== this.issuer) throw failed(`The answer comes from the issuer ${JSON.stringify(query.iss)}, not PDFSERVICE_OIDC_ISSUER`);
     if (query.error) {
@@ -145,13 +133,5 @@ export class OidcSignIn {
     }
     if (typeof answer.id_token !== 'string' || typeof answer.access_token !== 'string') throw failed('The issuer\'s token response lacks the id_token or the access_token');
     return { idToken: answer.id_token, accessToken: answer.access_token };
-  }
-
-  private forgetExpired(): void {
-    const now = Date.now();
-    for (const [state, pending] of this.pending) {
-      if (pending.expiresAt > now) break; // in order of creation, so of expiry
-      this.pending.delete(state);
-    }
   }
 }

@@ -113,7 +113,7 @@ export class OidcVerifier {
       throw refused(`The token has no usable "${this.settings.oidcUsernameClaim}" claim (PDFSERVICE_OIDC_USERNAME_CLAIM) naming its user`);
     }
     const rights = mappedRights(this.settings.oidcRights, claimAt(payload, this.settings.oidcRightsClaim));
-    return { username, rights, via: 'oidc' };
+    return { username, rights, via: 'oidc', oidc: true };
   }
 
   /**

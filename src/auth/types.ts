@@ -9,6 +9,11 @@ export interface Principal {
   username: string;
   rights: Right[];
   via: 'session' | 'basic' | 'token' | 'oidc';
+  /**
+   * A user of the OpenID Connect issuer (a bearer JWT, or a session its sign-in opened): no record in the service's
+   * user store, the rights are the mapping's (docs/oidc.md). Watched folders record them at bind time.
+   */
+  oidc?: true;
   sessionId?: string;
   /** The API token's id, when the request came with `Authorization: Bearer`. */
   tokenId?: string;

@@ -2,7 +2,7 @@ import { tracingSummary } from '../tracing.js';
 import { writeSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { createAuth } from '../auth/index.js';
-import type { Auth } from '../auth/types.js';
+import type { Auth, Right } from '../auth/types.js';
 import type { EnginePool } from '../engine/pool.js';
 import { API_PREFIX, buildApp } from '../http/app.js';
 import { compileEverySerializer } from '../http/serialization.js';
@@ -32,6 +32,7 @@ export async function openAuth(config: Config, shared: SharedState, documentStor
   return createAuth(config, {
     ...(shared.sessionStore ? { sessionStore: shared.sessionStore } : {}),
     ...(shared.throttle ? { throttle: shared.throttle } : {}),
+    ...(shared.pendingSignIns ? { pendingSignIns: shared.pendingSignIns } : {}),
     ...(shared.userStore ? { userStore: shared.userStore } : {}),
     ...(shared.tokenStore ? { tokenStore: shared.tokenStore } : {}),
     ...(directory ? { directory } : {}),
@@ -66,8 +67,13 @@ export async function startService(
   }
   await keepJobRecords(operations, log);
   // Watched folders' runs go as their binders with the rights those have now; what was missed while down is picked up.
+  // Those of the OpenID Connect issuer with the rights recorded at bind time, as far as the mapping still gives them.
+  const mappable = [...new Set([...config.oidcRights.values()].flat())] as Right[];
   operations.watched.attach(
-    (username) => auth.users.get(username).then((user) => user.rights, () => undefined),
+    {
+      rightsOf: (username) => auth.users.get(username).then((user) => user.rights, () => undefined),
+      oidc: () => (config.oidcIssuer !== undefined && config.oidcAudience !== undefined ? { issuer: config.oidcIssuer, rights: mappable } : undefined),
+    },
     (err, what) => app.log.error({ err }, `watched folders: ${what} failed`),
   );
   await operations.watched.start();

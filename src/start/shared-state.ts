@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { SessionStore } from '../auth/sessions.js';
 import type { LoginThrottle } from '../auth/throttle.js';
+import type { PendingSignInStore } from '../auth/oidc-pending.js';
 import type { UserStore } from '../auth/users.js';
 import type { TokenStore } from '../auth/tokens.js';
 import type { OptimizeProfileStore } from '../operations/optimize/store.js';
@@ -18,6 +19,8 @@ export interface SharedState {
   sealer?: Sealer;
   sessionStore?: SessionStore;
   throttle?: LoginThrottle;
+  /** Sign-ins through the OpenID Connect issuer under way (docs/oidc.md): begun on one instance, finished on any. */
+  pendingSignIns?: PendingSignInStore;
   userStore?: UserStore;
   tokenStore?: (users: UserStore) => TokenStore;
   profiles?: OptimizeProfileStore;
@@ -29,7 +32,7 @@ export interface SharedState {
 }
 
 /**
- * With PDFSERVICE_REDIS_URL, sessions, login throttling, users, API tokens,
+ * With PDFSERVICE_REDIS_URL, sessions, sign-ins through the OpenID Connect issuer under way, login throttling, users, API tokens,
  * optimize profiles and pipelines live in Redis so that every instance using it shares them
  * (the data folder's users, tokens and profiles are copied into a Redis that
  * has none); without it, sessions and throttling stay in memory and the rest in
@@ -38,7 +41,7 @@ export interface SharedState {
  */
 export async function openSharedState(config: Config, mode: 'service' | 'worker'): Promise<SharedState> {
   if (!config.redisUrl) return {};
-  const [{ connectRedis }, { RedisProfileStore }, { RedisUserStore }, { RedisTokenStore }, { RedisSessionStore }, { RedisLoginThrottle }, { importLocalState }, { RedisPipelineStore }, { RedisWatchStore }] = await Promise.all([
+  const [{ connectRedis }, { RedisProfileStore }, { RedisUserStore }, { RedisTokenStore }, { RedisSessionStore }, { RedisLoginThrottle }, { importLocalState }, { RedisPipelineStore }, { RedisWatchStore }, { RedisPendingSignIns }] = await Promise.all([
     import('../redis.js'),
     import('../operations/optimize/redis-store.js'),
     import('../auth/redis-users.js'),
@@ -48,6 +51,7 @@ export async function openSharedState(config: Config, mode: 'service' | 'worker'
     import('./redis-import.js'),
     import('../operations/pipelines/redis-store.js'),
     import('../operations/watched/redis-store.js'),
+    import('../auth/redis-oidc-pending.js'),
   ]);
   let redis: RedisConnection;
   try {
@@ -77,6 +81,7 @@ export async function openSharedState(config: Config, mode: 'service' | 'worker'
       ...(sealer ? { sealer } : {}),
       sessionStore: new RedisSessionStore(redis, limits, sealer),
       throttle: new RedisLoginThrottle(redis, { maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds }),
+      pendingSignIns: new RedisPendingSignIns(redis),
     };
   } catch (err) {
     await redis.close();

@@ -76,11 +76,11 @@ const ITEMS = [
 ];
 
 /** A Word table without borders (no tblBorders, no table style). */
-const wordTable = (rows: string[][], widths: number[]) =>
+const wordTable = (rows: string[][], widths: number[], cell: (text: string, row: number) => string = paragraph) =>
   '<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/></w:tblPr><w:tblGrid>' +
   widths.map((w) => `<w:gridCol w:w="${w}"/>`).join('') +
   '</w:tblGrid>' +
-  rows.map((row) => `<w:tr>${row.map((cell) => `<w:tc>${paragraph(cell)}</w:tc>`).join('')}</w:tr>`).join('') +
+  rows.map((row, r) => `<w:tr>${row.map((text) => `<w:tc>${cell(text, r)}</w:tc>`).join('')}</w:tr>`).join('') +
   '</w:tbl>';
 
 /** A paragraph between the two Word tables, across their columns (docs/export.md: a short one there is not handled). */
@@ -95,6 +95,29 @@ const WORD = docx(
     paragraph('End.'),
 );
 
+/**
+ * A one-line paragraph between two tables without rules, no space above or below it, each table's head row bold (as a
+ * Word user sets one): the line is wider than the first table's first cells but for the last, and its first word does
+ * not fit beside that one, so that it could be the last cell's wrapped line (docs/export.md, "Wrapped cells").
+ */
+const PARTS = [
+  ['Part', 'Qty', 'Price'],
+  ['Bolts', '10', '2.50'],
+  ['Washers', '20', '0.40'],
+  ['Galvanised steel bolts', '5', '12.00'],
+];
+const TOOLS = [
+  ['Tool', 'Hours', 'Rate'],
+  ['Crane', '6', '95.00'],
+  ['Welder', '12', '40.00'],
+];
+const BETWEEN = 'Replacements in May:';
+const boldParagraph = (text: string) => `<w:p><w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+const headedTable = (rows: string[][], widths: number[]) => wordTable(rows, widths, (text, r) => (r === 0 ? boldParagraph(text) : paragraph(text)));
+const WORD_BETWEEN = docx(
+  paragraph('The parts and tools of the repairs.') + headedTable(PARTS, [3000, 1500, 1500]) + paragraph(BETWEEN) + headedTable(TOOLS, [3000, 1500, 1500]) + paragraph('End.'),
+);
+
 /** The tables of a DOCX as python-docx reads them, cell texts row by row. */
 function docxTables(bytes: Buffer): string[][][] {
   const script = `
@@ -102,6 +125,12 @@ import sys, json, io, docx
 d = docx.Document(io.BytesIO(sys.stdin.buffer.read()))
 print(json.dumps([[[c.text for c in r.cells] for r in t.rows] for t in d.tables]))`;
   return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: bytes }).toString('utf8')) as string[][][];
+}
+
+/** The body paragraphs of a DOCX (outside tables) as python-docx reads them. */
+function docxParagraphs(bytes: Buffer): string[] {
+  const script = 'import sys, json, io, docx\nprint(json.dumps([p.text for p in docx.Document(io.BytesIO(sys.stdin.buffer.read())).paragraphs]))';
+  return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: bytes }).toString('utf8')) as string[];
 }
 
 /** The sheets of an XLSX as openpyxl reads them, each as rows of cell values (as text). */
@@ -126,6 +155,7 @@ describe('export of tables without rules whose cells wrap', { skip: existsSync(C
   const server = serverForSuite({ env: { PDFSERVICE_CHROMIUM_INSTANCES: '1' } });
   const html = '/documents/wrapped/projects.pdf';
   const word = '/documents/wrapped/word.pdf';
+  const between = '/documents/wrapped/between.pdf';
 
   test('the ground truth uploads: an HTML page through Chromium, a Word document through LibreOffice; no ruling lines, and the cells really wrap', async () => {
     const put = await call(server, 'PUT', html, { body: Buffer.from(HTML), headers: { 'content-type': 'text/html' } });
@@ -169,5 +199,34 @@ describe('export of tables without rules whose cells wrap', { skip: existsSync(C
     }
     const csv = await call(server, 'GET', `${word}/export?format=csv`);
     assert.deepEqual(csvRows(csv.text), PROJECTS);
+  });
+
+  test('a one-line paragraph between two tables without rules, set with no space: a paragraph, the tables apart (JSON, Markdown, DOCX)', async () => {
+    const put = await call(server, 'PUT', between, { body: WORD_BETWEEN, headers: { 'content-type': DOCX, prefer: 'wait=300' } });
+    assert.equal(put.status, 201, put.text);
+    const pdf = (await call(server, 'GET', between)).bytes;
+    // As printed: the line right under the first table's last row and right above the second table's head (pdftotext
+    // -layout leaves no empty line between them), and within the first column.
+    const printed = execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8').split('\n').map((l) => l.trim());
+    const at = printed.findIndex((l) => l === BETWEEN);
+    assert.ok(at > 0 && printed[at - 1]!.startsWith(PARTS[3]![0]!) && printed[at + 1]!.startsWith(TOOLS[0]![0]!), printed.join('\n'));
+    const json = await call(server, 'GET', `${between}/export`);
+    assert.equal(json.status, 200, json.text);
+    const blocks = (json.json() as { pages: { blocks: { type: string; text?: string; rows?: { text: string }[][] }[] }[] }).pages[0]!.blocks;
+    assert.deepEqual(
+      blocks.map((b) => (b.type === 'table' ? b.rows!.map((r) => r.map((c) => c.text)) : `${b.type}:${b.text}`)),
+      ['paragraph:The parts and tools of the repairs.', PARTS, `paragraph:${BETWEEN}`, TOOLS, 'paragraph:End.'],
+    );
+    const md = await call(server, 'GET', `${between}/export?format=markdown`);
+    assert.equal(md.status, 200, md.text);
+    const mdLines = md.text.split('\n');
+    const line = mdLines.indexOf(BETWEEN);
+    assert.ok(line > 0, md.text);
+    assert.equal(mdLines[line - 2], `| ${PARTS[3]!.join(' | ')} |`, md.text);
+    assert.equal(mdLines[line + 2], `| ${TOOLS[0]!.join(' | ')} |`, md.text);
+    const docxReply = await call(server, 'GET', `${between}/export?format=docx`);
+    assert.equal(docxReply.status, 200, docxReply.text);
+    assert.deepEqual(docxTables(docxReply.bytes), [PARTS, TOOLS]);
+    assert.ok(docxParagraphs(docxReply.bytes).includes(BETWEEN));
   });
 });

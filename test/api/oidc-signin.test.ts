@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makePdf } from '../helpers/pdf.js';
 import { resourceOf, startOidcProvider, type OidcProvider } from '../helpers/oidc-provider.js';
+import { CookieBrowser as Browser, throughProvider as signIn } from '../helpers/oidc-browser.js';
 import { freePort } from '../helpers/processes.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -13,54 +14,6 @@ import { startServer, type TestServer } from '../helpers/server.js';
 
 const AUDIENCE = 'pdfservice';
 const RIGHTS = 'pdf.read=GET;pdf.write=GET,POST,PUT';
-
-/** Cookies by host, as a browser keeps them (paths ignored: every cookie of a host goes to it, which only adds). */
-class Browser {
-  private readonly jar = new Map<string, Map<string, string>>();
-
-  async get(url: string, init: RequestInit = {}): Promise<Response> {
-    const target = new URL(url);
-    const cookies = [...(this.jar.get(target.host) ?? new Map<string, string>())].map(([name, value]) => `${name}=${value}`).join('; ');
-    const headers = new Headers(init.headers);
-    if (cookies) headers.set('cookie', cookies);
-    const response = await fetch(target, { ...init, headers, redirect: 'manual' });
-    const jar = this.jar.get(target.host) ?? new Map<string, string>();
-    this.jar.set(target.host, jar);
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const gone = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=.*1970/i.test(a));
-      if (gone) jar.delete(name);
-      else jar.set(name, pair!.slice(eq + 1).trim());
-    }
-    return response;
-  }
-
-  cookie(host: string, name: string): string | undefined {
-    return this.jar.get(host)?.get(name);
-  }
-
-  /** Follows redirects from `url` until an answer that is not one; answers it and the URL it came from. */
-  async follow(url: string, init: RequestInit = {}): Promise<{ response: Response; url: string }> {
-    let response = await this.get(url, init);
-    while (response.status >= 300 && response.status < 400) {
-      url = new URL(response.headers.get('location')!, url).toString();
-      await response.body?.cancel();
-      response = await this.get(url);
-    }
-    return { response, url };
-  }
-}
-
-/** The action URL of the provider page's form. */
-function formAction(html: string, base: string): string {
-  const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-  assert.ok(action, `no form on the provider's page: ${html.slice(0, 500)}`);
-  return new URL(action.replaceAll('&amp;', '&'), base).toString();
-}
-
-const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 
 describe('console sign-in through the OpenID Connect issuer (authorization code + PKCE, real provider)', () => {
   let provider: OidcProvider;
@@ -94,25 +47,7 @@ describe('console sign-in through the OpenID Connect issuer (authorization code 
   });
 
   /** Begins a sign-in, signs in at the provider as `login` and consents; answers the callback URL the provider sends back to (not yet visited). */
-  async function throughProvider(browser: Browser, login: string): Promise<string> {
-    const { response: loginPage, url: loginUrl } = await browser.follow(`${server.api}/sessions/oidc/start`);
-    assert.equal(loginPage.status, 200);
-    const loginHtml = await loginPage.text();
-    assert.match(loginHtml, /name="login"/, 'the provider shows its login page');
-    const { response: consentPage, url: consentUrl } = await browser.follow(formAction(loginHtml, loginUrl), form({ prompt: 'login', login, password: 'any password' }));
-    const consentHtml = await consentPage.text();
-    assert.match(consentHtml, /name="prompt" value="consent"/, 'then its consent page');
-    let response = await browser.get(formAction(consentHtml, consentUrl), form({ prompt: 'consent' }));
-    let url = consentUrl;
-    // Back through the provider's authorization endpoint to the callback, which is not followed here.
-    for (;;) {
-      assert.ok(response.status >= 300 && response.status < 400, `a redirect, not ${response.status}`);
-      url = new URL(response.headers.get('location')!, url).toString();
-      await response.body?.cancel();
-      if (url.startsWith(callback)) return url;
-      response = await browser.get(url);
-    }
-  }
+  const throughProvider = (browser: Browser, login: string) => signIn(browser, `${server.api}/sessions/oidc/start`, callback, login);
 
   test('the public endpoint names the issuer; a sign-in through it opens a session with the mapped rights', async () => {
     const offered = await fetch(`${server.api}/sessions/oidc`);
@@ -139,9 +74,8 @@ describe('console sign-in through the OpenID Connect issuer (authorization code 
     const done = await person.get(callbackUrl);
     assert.equal(done.status, 303, await done.clone().text());
     assert.equal(done.headers.get('location'), '/pdfservice/v1/console/');
-    const host = new URL(server.baseUrl).host;
-    assert.ok(person.cookie(host, 'SESSIONID'), 'a session cookie');
-    assert.equal(person.cookie(host, 'PDFSERVICE_OIDC_SIGNIN'), undefined, 'the binding cookie is spent');
+    assert.ok(person.cookie(server.baseUrl, 'SESSIONID'), 'a session cookie');
+    assert.equal(person.cookie(server.baseUrl, 'PDFSERVICE_OIDC_SIGNIN'), undefined, 'the binding cookie is spent');
     const me = await person.get(`${server.api}/sessions/current`);
     const session = await me.json();
     assert.equal(session.username, 'alice.oidc');
@@ -211,6 +145,6 @@ describe('console sign-in through the OpenID Connect issuer (authorization code 
     const problem = await refused.json();
     assert.equal(problem.code, 'OIDC_SIGNIN_FAILED');
     assert.match(problem.detail, /service user's name/);
-    assert.equal(person.cookie(new URL(server.baseUrl).host, 'SESSIONID'), undefined);
+    assert.equal(person.cookie(server.baseUrl, 'SESSIONID'), undefined);
   });
 });

@@ -34,11 +34,33 @@ export async function exportDocument(
     const model = classify(raw, pageCount, running);
     useStructure(doc, model, running);
     joinContinuedTables(model);
+    const unmapped = unmappedWarning(model);
+    if (unmapped) model.warnings.push(unmapped);
     return { model, pages: indices.length };
   });
   if (images?.skipped) model.warnings.push(`${images.skipped} image${images.skipped > 1 ? 's' : ''} left out (larger than ${MAX_IMAGE_PIXELS / 1e6} megapixels, or past ${MAX_IMAGE_BYTES / 2 ** 20} MiB of images in all): a caption in place of each`);
   const content = input.format === 'docx' ? await toDocx(model, input.title) : isSheetFormat(input.format) ? await writeSheets(tablesOf(model), input.format, input.table) : writeExport(model, input.format, input.title);
   return { content, pageCount: model.pageCount, pages, warnings: model.warnings };
+}
+
+/**
+ * The warning for characters MuPDF could give no Unicode for (U+FFFD in the text: a font without a ToUnicode map whose
+ * glyph names name no character; a glyph name it knows, such as /A or /uni0041, is read as that character). Names at
+ * most 10 pages, so that a long document's warning still fits in a header.
+ */
+function unmappedWarning(model: ExportModel): string | undefined {
+  const pages: number[] = [];
+  let count = 0;
+  for (const page of model.pages) {
+    const texts = page.blocks.flatMap((b) => (b.type === 'table' ? b.rows.flat().map((c) => c.text) : b.type === 'image' ? [] : [b.text]));
+    const n = texts.reduce((sum, text) => sum + (text.match(/\uFFFD/gu)?.length ?? 0), 0);
+    if (n === 0) continue;
+    pages.push(page.pageIndex + 1);
+    count += n;
+  }
+  if (count === 0) return undefined;
+  const named = pages.length > 10 ? `${pages.slice(0, 10).join(', ')} and ${pages.length - 10} more` : pages.join(', ');
+  return `${count} character${count > 1 ? 's' : ''} on page${pages.length > 1 ? 's' : ''} ${named} could not be read (a font without a Unicode map, whose glyph names name no character): U+FFFD in their place`;
 }
 
 /**

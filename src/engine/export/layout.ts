@@ -408,6 +408,13 @@ function alignedGrids(lines: Line[]): Grid[] {
     const run = runs.shift()!;
     const rows = run.filter((r) => !maybe.has(r));
     if (rows.length < 2) continue;
+    // A second table's head right under a line of one cell (a short paragraph between two tables set with no space):
+    // the run ends before the line, and the line, under the first table's last row, is text (tableRowsOf).
+    const head = secondHead(run, maybe);
+    if (head > 0) {
+      runs.unshift(run.slice(0, head), run.slice(head));
+      continue;
+    }
     // Running text set in columns: its cells hold many words on average; a table's hold a name or a figure.
     const cells = rows.map(cellsOf);
     if (cells.flat().flat().length / cells.flat().length > PROSE_MEAN) continue;
@@ -441,6 +448,20 @@ function alignedGrids(lines: Line[]): Grid[] {
     grids.push({ xpos, ypos, ruled: false });
   }
   return grids;
+}
+
+/**
+ * Where a second table's head starts in a run of rows: a row of several cells all bold, right under a row of one cell
+ * (a wrapped cell's line, or a line of text), with rows not bold above that and below it (a body on both sides). A
+ * bold row of totals at a table's end has no body below it, so it stays. -1 when there is none. Head rows that are
+ * not bold are not told apart (docs/export.md).
+ */
+function secondHead(run: Line[][], maybe: Set<Line[]>): number {
+  const bold = (row: Line[]) => row.every((l) => l.font.bold);
+  const body = (row: Line[]) => !maybe.has(row) && !bold(row);
+  return run.findIndex(
+    (row, i) => i >= 2 && !maybe.has(row) && bold(row) && maybe.has(run[i - 1]!) && body(run[i - 2]!) && run.slice(i + 1).some(body),
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import { checkPageIndex } from '../core/open.js';
 import { name, ref } from '../syntax/readers.js';
 import { annotationText, pageContentText } from '../text/page-text.js';
 import { PageOverlay } from '../pages/overlay.js';
-import { deref } from '../core/mupdf-objects.js';
+import { deref, withoutPageTreeCache } from '../core/mupdf-objects.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
 import { findElsewhere, scrubElsewhere, scrubStructure, type ElsewhereHit } from './elsewhere.js';
 import type { PdfSource } from '../core/pdf-source.js';
@@ -270,15 +270,18 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
     const pages = [...byPage].sort((a, b) => a[0] - b[0]);
     // What each page's marked content drew before, so that the sequences the redaction empties leave the structure tree.
     const marked = new Map<number, Map<number, Set<number>>>();
-    for (const [done, [pageIndex, selected]] of pages.entries()) {
-      marked.set(pageIndex, paintedBefore(doc, pageIndex));
-      const result = applyPage(doc, pageIndex, selected, entriesByPage.get(pageIndex) ?? [], request, redactedStrings, overlay, overlayFont);
-      failures.push(...result.failures);
-      report.removedAnnotations.push(...result.removed);
-      report.pages.push(pageIndex);
-      // Pages with boxes to apply, as the unit: the others are not touched.
-      ctx?.progress({ done: done + 1, total: pages.length, stage: 'apply' });
-    }
+    // Each page's changes drop MuPDF's page-tree cache, and the next page's findPage and loadPage built it again.
+    withoutPageTreeCache(doc, () => {
+      for (const [done, [pageIndex, selected]] of pages.entries()) {
+        marked.set(pageIndex, paintedBefore(doc, pageIndex));
+        const result = applyPage(doc, pageIndex, selected, entriesByPage.get(pageIndex) ?? [], request, redactedStrings, overlay, overlayFont);
+        failures.push(...result.failures);
+        report.removedAnnotations.push(...result.removed);
+        report.pages.push(pageIndex);
+        // Pages with boxes to apply, as the unit: the others are not touched.
+        ctx?.progress({ done: done + 1, total: pages.length, stage: 'apply' });
+      }
+    });
     if (failures.length) {
       const where = failures.slice(0, 5).map((f) => `page ${f.pageIndex}${f.annotation ? ` (${f.annotation})` : ''}`).join(', ');
       throw new EngineError('REDACTION_INCOMPLETE', `Redacted text would remain on ${where}${failures.length > 5 ? ` and ${failures.length - 5} more` : ''}; the document was not changed`, { failures: failures.slice(0, 100) });

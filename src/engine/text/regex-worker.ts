@@ -17,3 +17,7 @@ port.on('message', ({ source, flags, text }: { source: string; flags: string; te
   Atomics.store(signal, 0, 1);
   Atomics.notify(signal, 0);
 });
+
+// Listening: the waiting engine worker starts counting the budget from here on.
+Atomics.store(signal, 1, 1);
+Atomics.notify(signal, 1);

@@ -7,7 +7,7 @@ import { annotationEntries, entryObject, nameEntries, pageObjects, pastAnnotsLim
 import { setAppearance } from './appearance-objects.js';
 import { editPdf } from '../core/document-task.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
-import { deref } from '../core/mupdf-objects.js';
+import { deref, withoutPageTreeCache } from '../core/mupdf-objects.js';
 import { fromXfdfElement, str, type IncomingAnnotation } from './import-map.js';
 import { parseXfdf } from './parse.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
@@ -499,17 +499,11 @@ function generateAppearances(doc: mupdf.PDFDocument, touched: Touched[]): void {
 /**
  * Has MuPDF draw the annotations, one page loaded at a time: loading a page also walks every annotation of every
  * page still loaded, so keeping them all loaded made the pass quadratic (20,000 annotations on 1,000 pages: over a
- * minute); loading 16 pages at a time cost more than one. MuPDF's page-tree cache is off meanwhile: each drawing
- * changes the document, which drops the cache, so each page loaded built it again for the whole document (again
- * quadratic: 1,000 pages, a million page-tree entries); without it a page is found by walking the tree.
+ * minute); loading 16 pages at a time cost more than one. MuPDF's page-tree cache is off meanwhile
+ * (withoutPageTreeCache says why).
  */
 function drawByPage(doc: mupdf.PDFDocument, list: Touched[]): void {
-  doc.setPageTreeCache(false);
-  try {
-    drawPages(doc, list);
-  } finally {
-    doc.setPageTreeCache(true);
-  }
+  withoutPageTreeCache(doc, () => drawPages(doc, list));
 }
 
 function drawPages(doc: mupdf.PDFDocument, list: Touched[]): void {

@@ -1,10 +1,16 @@
 import path from 'node:path';
+import type { Right } from '../../auth/types.js';
 import { readStateList, serialStateWriter } from '../../state-file.js';
 
 /** A folder bound to a pipeline (docs/watched-folders.md): what a PUT stored. */
 export interface WatchBinding {
   /** The user who bound it: runs go as them (their rights checked at bind and at each run). */
   owner: string;
+  /**
+   * When the binder is a user of the OpenID Connect issuer (no record in the user store to read at each run): that
+   * issuer and the rights its mapping gave the binder at bind time, which runs go with (docs/watched-folders.md).
+   */
+  oidc?: { issuer: string; rights: Right[] };
   name: string;
   /** The watched folder, as a stored path without the leading "/" ("" is the root). */
   folder: string;

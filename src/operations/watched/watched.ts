@@ -25,6 +25,14 @@ export interface WatchSettings {
   retryMs: number;
 }
 
+/** What runs are checked against, from the service's authentication (start/service.ts). */
+export interface RunAccess {
+  /** A service user's rights now; undefined when there is no such user. */
+  rightsOf(username: string): Promise<Right[] | undefined>;
+  /** OpenID Connect as configured now: the issuer, and every right its mapping can give; undefined when it is off. */
+  oidc(): { issuer: string; rights: readonly Right[] } | undefined;
+}
+
 /** A binding as a client sends it (the route's schema checked its shape). */
 export interface WatchBody {
   folder: string;
@@ -116,7 +124,7 @@ function jobProblem(record: JobRecord): Record<string, unknown> {
  * ended unseen, retries due.
  */
 export class WatchedFolderOperations {
-  private rightsOf: (username: string) => Promise<Right[] | undefined> = async () => undefined;
+  private access: RunAccess = { rightsOf: async () => undefined, oidc: () => undefined };
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
   /** Work started by arrivals and retries (not awaited by their callers); start/close and tests wait for it. */
@@ -134,9 +142,9 @@ export class WatchedFolderOperations {
     documents.onWritten((written, ctx) => this.track(this.arrived(written, ctx), 'arrival'));
   }
 
-  /** How a run finds its user's rights now (the service's users); and where errors of unattended work are logged. */
-  attach(rightsOf: (username: string) => Promise<Right[] | undefined>, onError: (err: unknown, what: string) => void): void {
-    this.rightsOf = rightsOf;
+  /** How a run finds its user's rights now (the service's users, OpenID Connect); and where errors of unattended work are logged. */
+  attach(access: RunAccess, onError: (err: unknown, what: string) => void): void {
+    this.access = access;
     this.onError = onError;
   }
 
@@ -178,6 +186,8 @@ export class WatchedFolderOperations {
     const others = (await this.store.list()).filter((b) => !(b.owner === whose && b.name === name));
     if (target) refuseCycle(folder.toString(), target.toString(), others);
     const current = await this.store.get(whose, name);
+    // A user of the issuer has no record to read at each run: the rights its token or sign-in carries now are kept.
+    const issuer = ctx.principal!.oidc ? this.access.oidc()?.issuer : undefined;
     if (!current && others.filter((b) => b.owner === whose).length >= MAX_BINDINGS_PER_USER) {
       throw new ServiceError('BAD_REQUEST', `A user keeps at most ${MAX_BINDINGS_PER_USER} watched folders: delete one first`);
     }
@@ -188,6 +198,7 @@ export class WatchedFolderOperations {
       pipeline: { name: pipeline.name, owner: pipeline.owner, ...(body.pipeline.version !== undefined ? { version: body.pipeline.version } : {}) },
       target: target ? target.toString() : null,
       created: current?.created ?? new Date().toISOString(),
+      ...(issuer !== undefined ? { oidc: { issuer, rights: [...ctx.principal!.rights] } } : {}),
     };
     // Another bind of the same name at once: the one that lands first wins, the other is told so.
     if (!(await this.store.replace(whose, name, current, next))) throw new ServiceError('PRECONDITION_FAILED', `Watched folder ${JSON.stringify(name)} was changed meanwhile: read it and try again`);
@@ -274,13 +285,29 @@ export class WatchedFolderOperations {
     await this.store.dropRuns(binding.owner, binding.name, finished.slice(0, runs.length - KEPT_RUNS));
   }
 
-  /** The context a run goes with: the binder, with the rights they have now (403 when they lack one: a failed attempt). */
+  /**
+   * The context a run goes with: the binder, with the rights they have now (403 when they lack one: a failed attempt).
+   * A binder of the OpenID Connect issuer: the rights recorded at bind time, as far as the mapping still gives them.
+   */
   private async runContext(binding: WatchBinding): Promise<OperationContext> {
-    const rights = await this.rightsOf(binding.owner);
+    if (binding.oidc) return this.oidcRunContext(binding, binding.oidc);
+    const rights = await this.access.rightsOf(binding.owner);
     if (!rights) throw new ServiceError('FORBIDDEN', `The watched folder's user ${JSON.stringify(binding.owner)} is no user of this service any more`);
     const missing = missingRights(rights);
     if (missing.length > 0) throw new ServiceError('FORBIDDEN', `The watched folder's user ${JSON.stringify(binding.owner)} lacks the rights ${missing.join(', ')} now`, { requiredRight: missing[0] });
     return { principal: { username: binding.owner, rights, via: 'session' } };
+  }
+
+  private async oidcRunContext(binding: WatchBinding, bound: NonNullable<WatchBinding['oidc']>): Promise<OperationContext> {
+    const who = JSON.stringify(binding.owner);
+    const oidc = this.access.oidc();
+    if (!oidc || oidc.issuer !== bound.issuer) throw new ServiceError('FORBIDDEN', `The watched folder's user ${who} is a user of the OpenID Connect issuer ${bound.issuer}, whose users the service does not accept now (PDFSERVICE_OIDC_ISSUER)`);
+    // The name is a service user's now: that user is not the binder, and the binder's sessions ended too (docs/oidc.md).
+    if (await this.access.rightsOf(binding.owner)) throw new ServiceError('FORBIDDEN', `The watched folder was bound by the OpenID Connect user ${who}, and a service user of that name exists now: its runs stop; bind it again as the service user`);
+    const rights = bound.rights.filter((right) => oidc.rights.includes(right));
+    const missing = missingRights(rights);
+    if (missing.length > 0) throw new ServiceError('FORBIDDEN', `The watched folder's user ${who} lacks the rights ${missing.join(', ')} now: PDFSERVICE_OIDC_RIGHTS gives them to no one`, { requiredRight: missing[0] });
+    return { principal: { username: binding.owner, rights, via: 'session', oidc: true } };
   }
 
   /**
@@ -304,7 +331,8 @@ export class WatchedFolderOperations {
         this.later(this.settings.retryMs, () => this.resume(binding, run));
         return;
       }
-      await this.ended(binding, run, { error: problemOf(err), retry: !(err instanceof ServiceError && err.code === 'PRECONDITION_FAILED') });
+      // Refused before any job (rights, a pipeline gone): an attempt all the same, or such a run was retried for ever.
+      await this.ended(binding, run, { error: problemOf(err), retry: !(err instanceof ServiceError && err.code === 'PRECONDITION_FAILED'), withoutJob: true });
       return;
     }
     const next: WatchRun = { ...run, state: 'queued', jobIds: [...run.jobIds, record.id], attempts: run.attempts + 1 };
@@ -336,9 +364,10 @@ export class WatchedFolderOperations {
   }
 
   /** Records an attempt's end: succeeded, or failed and retried after a doubling wait until the attempts are spent. */
-  private async ended(binding: WatchBinding, run: WatchRun, outcome: { output?: string; outputEtag?: string | undefined; error?: Record<string, unknown>; retry?: boolean }): Promise<void> {
+  private async ended(binding: WatchBinding, run: WatchRun, outcome: { output?: string; outputEtag?: string | undefined; error?: Record<string, unknown>; retry?: boolean; withoutJob?: boolean }): Promise<void> {
     const now = new Date();
-    const attempts = Math.max(run.attempts, 1);
+    // A submitted job counted its attempt already; one refused before its job is counted here.
+    const attempts = outcome.withoutJob ? run.attempts + 1 : Math.max(run.attempts, 1);
     let next: WatchRun;
     if (!outcome.error) {
       next = { ...run, state: 'succeeded', ended: now.toISOString(), ...(outcome.output !== undefined ? { output: outcome.output } : {}), ...(outcome.outputEtag !== undefined ? { outputEtag: outcome.outputEtag } : {}) };
