@@ -205,6 +205,8 @@ describe('the console: account, users, trash and versions', () => {
     await tab.getByRole('link', { name: 'Versions of this document' }).click();
     await tab.getByRole('heading', { name: 'Versions of report.pdf' }).waitFor();
     const rows = tab.locator('table.versions tbody tr');
+    // The heading is drawn before the list arrives: wait for the rows (count() does not wait).
+    await rows.nth(1).waitFor();
     assert.equal(await rows.count(), 2);
     assert.match(await rows.nth(0).innerText(), /2 \(current\)\s+.*\s+admin\s+upload/);
     await screenshot(tab, '5-versions');

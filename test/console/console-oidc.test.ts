@@ -79,7 +79,7 @@ describe('the console: sign-in through the OpenID Connect issuer in Chromium', (
       await tab.getByTestId('username').waitFor();
       assert.equal(await tab.getByTestId('username').textContent(), 'carol.oidc');
       assert.deepEqual(await tab.getByLabel('Your rights').locator('.right').allTextContents(), ['GET', 'POST', 'PUT']);
-      await tab.getByRole('link', { name: 'oidc-console' }).click();
+      await tab.getByRole('main').getByRole('link', { name: 'oidc-console' }).click(); // the folder tree names it too
       await tab.getByRole('link', { name: 'report.pdf' }).waitFor();
       assert.equal(await tab.getByRole('button', { name: 'Create folder' }).count(), 1, 'PUT: "Create folder" is offered');
       assert.equal(await tab.getByRole('button', { name: /^Delete/ }).count(), 0, 'no DELETE right: no "Delete"');
