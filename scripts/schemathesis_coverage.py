@@ -61,7 +61,9 @@ ACCEPTED_400 = {
     "createUser": _XML | {"VALIDATION_FAILED"},
     "updateUser": _XML | {"VALIDATION_FAILED", "BAD_REQUEST"},
     "uploadToRootFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
-    "uploadToFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
+    # A folder's POST also takes a MoveAction body (docs/move.md): as XML an empty MoveAction is an empty root
+    # (MALFORMED_XML), and a folder's new path may not end in ".pdf", a rule of folder names the schema does not carry.
+    "uploadToFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST", "MALFORMED_XML", "INVALID_PATH"},
     "putDocument": {"VALIDATION_FAILED", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     # A date must name a real day and time, and a merge may pass 100 custom keys; an XMP packet is a format of its own.
     "patchMetadata": {"VALIDATION_FAILED"},
