@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { assertAccessible as assertAccessibleIn, launchChromium } from '../helpers/browser.js';
+import { assertAccessible as assertAccessibleIn, launchChromium, signInConsole } from '../helpers/browser.js';
 import { call, putPdf, sha256, storedBytes } from '../helpers/http.js';
 import { imagePdf, renderGray } from '../helpers/ocr-fixtures.js';
 import { makePdf, pdftotext } from '../helpers/pdf.js';
@@ -60,11 +60,7 @@ describe('actions and jobs in the web console', () => {
     tab.on('request', (request) => {
       if (/\/jobs\/[0-9a-f]+\/events$/.test(request.url())) eventStreams.push(request.url());
     });
-    await tab.goto(`${server.baseUrl}/`);
-    await tab.getByLabel('User name').fill(ADMIN.username);
-    await tab.getByLabel('Password').fill(ADMIN.password);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.getByTestId('username').waitFor();
+    await signInConsole(tab, `${server.baseUrl}/`, ADMIN);
   });
   after(async () => {
     await browser?.close();

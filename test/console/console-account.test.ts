@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { assertAccessible, launchChromium } from '../helpers/browser.js';
+import { assertAccessible, launchChromium, signInConsole } from '../helpers/browser.js';
 import { call, sha256 } from '../helpers/http.js';
 import { makePdf } from '../helpers/pdf.js';
 import { ADMIN, basicAuth, serverForSuite } from '../helpers/server.js';
@@ -34,13 +34,7 @@ describe('the console: account, users, trash and versions', () => {
   async function screenshot(on: Page, name: string): Promise<void> {
     await on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
-  async function signIn(on: Page, user: { username: string; password: string }): Promise<void> {
-    await on.goto(`${server.baseUrl}/pdfservice/v1/console/`);
-    await on.getByLabel('User name').fill(user.username);
-    await on.getByLabel('Password').fill(user.password);
-    await on.getByRole('button', { name: 'Sign in' }).click();
-    await on.getByTestId('username').waitFor();
-  }
+  const signIn = (on: Page, user: { username: string; password: string }) => signInConsole(on, `${server.baseUrl}/pdfservice/v1/console/`, user);
   async function open(hash: string): Promise<void> {
     await tab.goto(`${server.baseUrl}/pdfservice/v1/console/${hash}`);
   }

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { assertAccessible, launchChromium } from '../helpers/browser.js';
+import { assertAccessible, launchChromium, signInConsole } from '../helpers/browser.js';
 import { makeFormPdf } from '../helpers/form-pdf.js';
 import { call, putPdf, type Reply } from '../helpers/http.js';
 import { makePdf, pdftotext, withTempFile } from '../helpers/pdf.js';
@@ -77,11 +77,7 @@ describe('the console: annotations, form fields and redaction in the viewer', ()
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await tab.goto(`${server.baseUrl}/pdfservice/v1/console/`);
-    await tab.getByLabel('User name').fill(ADMIN.username);
-    await tab.getByLabel('Password').fill(ADMIN.password);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.getByTestId('username').waitFor();
+    await signInConsole(tab, `${server.baseUrl}/pdfservice/v1/console/`, ADMIN);
   });
   after(async () => {
     await browser?.close();

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { assertAccessible, launchChromium } from '../helpers/browser.js';
+import { assertAccessible, launchChromium, signInConsole } from '../helpers/browser.js';
 import { call } from '../helpers/http.js';
 import { encryptPdf, makePdf, withTempFile } from '../helpers/pdf.js';
 import { serializePdf } from '../helpers/pdf-writer.js';
@@ -63,11 +63,7 @@ describe('the console: folders, uploads of folders, text, search and passwords',
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     tab = await context.newPage();
     tab.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.dismiss(); });
-    await console('');
-    await tab.getByLabel('User name').fill(ADMIN.username);
-    await tab.getByLabel('Password').fill(ADMIN.password);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.getByTestId('username').waitFor();
+    await signInConsole(tab, `${server.baseUrl}/pdfservice/v1/console/`, ADMIN);
   });
   after(async () => {
     await browser?.close();

@@ -23,3 +23,12 @@ export async function assertAccessible(page: Page, screen: string): Promise<void
   });
   assert.deepEqual(violations, [], `axe-core on the ${screen} screen`);
 }
+
+/** Opens the console at `url` and signs in with the form, as a person would; resolves once the user is shown. */
+export async function signInConsole(page: Page, url: string, user: { username: string; password: string }): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('User name').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('username').waitFor();
+}
