@@ -13,6 +13,8 @@ export interface JobSettings {
   /** Watched folders (docs/watched-folders.md): attempts of one arrival, and the wait before the second (doubling after). */
   watchAttempts: number;
   watchRetryMs: number;
+  /** With a DMS store: how often each watched folder is listed for files that appeared there by other means (0: never). */
+  dmsPollSeconds: number;
 }
 
 export const JOBS: SettingsFeature<JobSettings> = {
@@ -75,6 +77,12 @@ export const JOBS: SettingsFeature<JobSettings> = {
       shown: '`30000` (30 s)',
       default: 30_000,
       parse: integer(100, 86_400_000),
+    },
+    dmsPollSeconds: {
+      env: 'PDFSERVICE_DMS_POLL_SECONDS',
+      doc: "With `PDFSERVICE_STORE=webdav`: every this many seconds each watched folder is listed on the DMS (one `PROPFIND` of depth 1, by one instance at a time), and a document that appeared or changed there by other means than the service (the DMS's web interface, a sync client) arrives and runs its pipeline once ([docs/watched-folders.md](docs/watched-folders.md#a-dms-store)); `0`: no polling, such files are found by the scan at the next start only",
+      default: 30,
+      parse: integer(0, 86_400),
     },
   },
 };

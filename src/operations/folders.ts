@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { DocumentStore, DocumentStores } from '../storage/store.js';
+import type { DocumentStore, DocumentStores, FolderEntry } from '../storage/store.js';
 import { storeUserOf, type OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
 import { folderEntryModel, type FolderModel } from './models.js';
@@ -20,7 +20,7 @@ export class FolderOperations {
   }
 
   async list(path: StoredPath, ctx: OperationContext, details: boolean): Promise<FolderModel> {
-    const entries = (await this.storeFor(ctx).listFolder(path)).map((e) => folderEntryModel(path, e));
+    const entries = (await this.entries(path, ctx)).map((e) => folderEntryModel(path, e));
     if (details) {
       const docs = entries.filter((e) => e.type === 'document');
       for (let i = 0; i < docs.length; i += DETAIL_CONCURRENCY) {
@@ -32,6 +32,11 @@ export class FolderOperations {
       }
     }
     return { path: `/${path.toString()}`, entries };
+  }
+
+  /** The folder's entries as the store lists them, with what only the service uses (a document's store version). */
+  entries(path: StoredPath, ctx: OperationContext): Promise<FolderEntry[]> {
+    return this.storeFor(ctx).listFolder(path);
   }
 
   make(path: StoredPath, ctx: OperationContext): Promise<{ created: boolean }> {

@@ -13,15 +13,19 @@ export class RedisSweepLease implements SweepLease {
   private readonly locks: RedisLocks;
   private readonly lastKey: string;
 
-  constructor(private readonly redis: RedisConnection, leaseMs: number) {
+  /**
+   * `name`: what the lease is for; `retention` is the sweep's. Other periodic work of one instance at a time takes a
+   * lease of its own name (a watched folder's poll of a DMS: WatchedFolderOperations), a lock and a time of its own.
+   */
+  constructor(private readonly redis: RedisConnection, leaseMs: number, private readonly name = 'retention') {
     this.locks = new RedisLocks(redis, { namespace: 'sweep', leaseMs, waitMs: 0 });
-    this.lastKey = redis.key('sweep', 'last');
+    this.lastKey = name === 'retention' ? redis.key('sweep', 'last') : redis.key('sweep', 'last', name);
   }
 
   async take(now: Date, intervalMs: number): Promise<HeldSweep | null> {
     let release: () => void;
     try {
-      release = await this.locks.acquire('retention');
+      release = await this.locks.acquire(this.name);
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'DOCUMENT_LOCKED') return null;
       throw err;

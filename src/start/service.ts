@@ -11,6 +11,7 @@ import { CHROMIUM } from '../tools/chromium.js';
 import type { ToolSupervisor } from '../tools/index.js';
 import { compileValidators } from '../validation.js';
 import { keepJobRecords, type JobSetup } from './jobs.js';
+import { LocalSweepLease } from '../operations/retention.js';
 import { keepRetention } from './retention.js';
 import { warnMissingNodeFlags } from './node-flags.js';
 import type { SharedState } from './shared-state.js';
@@ -83,6 +84,15 @@ export async function startService(
   const scan = await operations.watched.start();
   // Once the scan's claims are in: a restart shows what it picked up (and a test need not guess when it is done).
   if (scan.bindings > 0) void scan.claimed.then((claimed) => app.log.info({ bindings: scan.bindings, missedArrivals: claimed }, 'watched folders: start-up scan done'));
+  if (config.store === 'webdav' && config.dmsPollSeconds > 0) {
+    // Files that appear on the DMS by its own means are listed for: one instance per binding and interval (the sweep's lease).
+    const redis = shared.redis;
+    const RedisSweepLease = redis ? (await import('../operations/retention-redis.js')).RedisSweepLease : undefined;
+    operations.watched.startPolling({
+      intervalMs: config.dmsPollSeconds * 1000,
+      lease: (key) => (redis && RedisSweepLease ? new RedisSweepLease(redis, config.lockLeaseMs, key) : new LocalSweepLease()),
+    });
+  }
   const stopRetention = await keepRetention(config, shared, documentStore, log);
   if (generatedAdminPassword) {
     // Printed once, on the console only, so the operator can log in the first time. Written

@@ -38,6 +38,12 @@ export interface FolderEntry {
   type: 'document' | 'folder';
   size?: number;
   modified: Date;
+  /**
+   * The store's own stamp of this version of a document, when its listing tells one (WebDAV: the DMS's entity tag,
+   * length and last modification): changes when the document does, and costs no read of it. Watched folders compare
+   * it between polls of a DMS (docs/watched-folders.md).
+   */
+  version?: string;
 }
 
 /**

@@ -1,13 +1,14 @@
 import type { Right } from '../../auth/types.js';
 import { ERROR_CATALOG, ServiceError } from '../../errors.js';
 import { checkName, documentPathFromBody, folderPathFromBody, StoredPath } from '../../storage/paths.js';
-import type { WriteResult } from '../../storage/store.js';
+import type { FolderEntry, WriteResult } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
 import type { FolderOperations } from '../folders.js';
 import type { JobOperations } from '../jobs/jobs.js';
 import type { JobRecord } from '../jobs/model.js';
 import type { PipelineOperations } from '../pipelines/pipelines.js';
+import type { SweepLease } from '../retention.js';
 import { sameRecord, type WatchBinding, type WatchRun, type WatchStore } from './store.js';
 
 /** Runs kept per binding (finished ones beyond it are dropped, oldest first) and how many GET answers, newest first. */
@@ -24,6 +25,17 @@ export interface WatchSettings {
   /** The wait before the second attempt; it doubles at each one after (PDFSERVICE_WATCH_RETRY_MS). */
   retryMs: number;
 }
+
+/** Polling a DMS for documents that appear there by other means (docs/watched-folders.md, "A DMS store"). */
+export interface WatchPolling {
+  /** Each binding's folder is listed at most once per interval, by one instance (PDFSERVICE_DMS_POLL_SECONDS). */
+  intervalMs: number;
+  /** One binding's poll lease, by a key of its own: the retention sweep's (RedisSweepLease with Redis, else LocalSweepLease). */
+  lease(key: string): SweepLease;
+}
+
+/** The longest wait before a folder whose listing failed is listed again (the wait doubles from the interval). */
+const POLL_BACKOFF_MAX_MS = 600_000;
 
 /** What runs are checked against, from the service's authentication (start/service.ts). */
 export interface RunAccess {
@@ -130,6 +142,14 @@ export class WatchedFolderOperations {
   /** Work started by arrivals and retries (not awaited by their callers); start/close and tests wait for it. */
   private readonly pending = new Set<Promise<unknown>>();
   private onError: (err: unknown, what: string) => void = () => {};
+  /**
+   * Per binding: the store version of each document of its folder as last listed and looked at (FolderEntry.version),
+   * so that a poll stats only what changed. In memory: a restart, or another instance's poll, begins from the scan.
+   */
+  private readonly seen = new Map<string, Map<string, string>>();
+  /** Per binding: its poll lease, and the backoff after failed listings. */
+  private readonly polls = new Map<string, { lease: SweepLease; failures: number; next: number }>();
+  private pollTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: WatchStore,
@@ -435,19 +455,111 @@ export class WatchedFolderOperations {
       if (jobId === undefined) this.track(this.resume(binding, run), 'recovered run');
       else this.track(this.follow(binding, run, jobId), 'recovered run');
     }
-    const known = new Set(runs.flatMap((r) => [`${r.document}\u0000${r.etag}`, ...(r.output !== undefined && r.outputEtag !== undefined ? [`${r.output}\u0000${r.outputEtag}`] : [])]));
     const ctx = await this.runContext(binding).catch(() => null);
     if (!ctx) return;
+    await this.scan(binding, ctx, { listed: (folder) => this.folders.entries(folder, ctx).catch(() => null), deferInPlace: false, claims });
+  }
+
+  /**
+   * Lists the binding's folder once and claims each document directly in it whose current version arrived unseen:
+   * modified since the binding was made, its version (ETag) without a run of the binding, and no in-place run's
+   * output. A document whose store version (FolderEntry.version: on a DMS its entity tag, length and date) is the one
+   * this instance saw at its last scan is not looked at again, so a poll of an unchanged folder is the listing alone;
+   * a changed one costs its stat (our tag: the dead property the service stored, else a download to hash it, once per
+   * version). `deferInPlace`: a document an in-place run is still working on is left for the next poll, since the run
+   * writes its output before it records its tag. A document the binder may list but not read (the DMS refuses its
+   * GET) is claimed under the DMS's version (`dms:` and FolderEntry.version), and its attempts fail as a bad
+   * document's do. Errors of the listing and of the stats are thrown (the poll backs off). `claims`: the start's
+   * collection of the claims made (its count of missed arrivals).
+   */
+  private async scan(binding: WatchBinding, ctx: OperationContext, options: { listed?: (folder: StoredPath) => Promise<FolderEntry[] | null>; deferInPlace: boolean; claims?: Promise<boolean>[] }): Promise<void> {
+    const key = bindingKey(binding);
+    const before = this.seen.get(key);
     const folder = binding.folder === '' ? StoredPath.root : folderPathFromBody(binding.folder, 'folder');
-    const listing = await this.folders.list(folder, ctx, false).catch(() => null);
-    for (const entry of listing?.entries ?? []) {
-      if (entry.type !== 'document' || entry.modified < binding.created) continue;
+    const entries = options.listed ? await options.listed(folder) : await this.folders.entries(folder, ctx);
+    if (!entries) return;
+    // Whole seconds: a DMS dates files to the second (getlastmodified), so one made in the binding's second is after it.
+    const created = Math.floor(Date.parse(binding.created) / 1000) * 1000;
+    const seen = new Map<string, string>();
+    let runs: WatchRun[] | undefined;
+    let known: Set<string> | undefined;
+    for (const entry of entries) {
+      if (entry.type !== 'document') continue;
+      const version = entry.version ?? `|${entry.size ?? ''}|${entry.modified.getTime()}`;
+      if (before?.get(entry.name) === version || entry.modified.getTime() < created) {
+        seen.set(entry.name, version);
+        continue;
+      }
+      runs ??= await this.store.runs(binding.owner, binding.name);
+      known ??= new Set(runs.flatMap((r) => [`${r.document}\u0000${r.etag}`, ...(r.output !== undefined && r.outputEtag !== undefined ? [`${r.output}\u0000${r.outputEtag}`] : [])]));
       const path = folder.child(entry.name);
-      const stat = await this.documents.find(path, ctx);
-      if (!stat || known.has(`${path.toString()}\u0000${stat.etag}`)) continue;
-      const claim = this.claim(binding, path.toString(), stat.etag);
-      claims.push(claim);
-      this.track(claim, 'missed arrival');
+      const document = path.toString();
+      if (options.deferInPlace && binding.target === null && runs.some((r) => r.document === document && (r.state === 'queued' || r.state === 'retrying'))) continue;
+      let etag: string | undefined;
+      try {
+        etag = (await this.documents.find(path, ctx))?.etag;
+      } catch (err) {
+        if (!(err instanceof ServiceError && err.code === 'DMS_FORBIDDEN' && err.extra?.dmsStatus === 403)) throw err;
+        etag = `dms:${version}`;
+      }
+      if (etag !== undefined && !known.has(`${document}\u0000${etag}`)) {
+        const claim = this.claim(binding, document, etag);
+        options.claims?.push(claim);
+        this.track(claim, 'missed arrival');
+      }
+      seen.set(entry.name, version);
+    }
+    this.seen.set(key, seen);
+  }
+
+  /**
+   * Polls a DMS (docs/watched-folders.md, "A DMS store"): every interval each binding whose lease this instance takes
+   * (one instance per binding and interval) has its folder scanned; a listing that fails is logged and its binding left
+   * alone for twice the wait of the last (from the interval, at most POLL_BACKOFF_MAX_MS).
+   */
+  startPolling(polling: WatchPolling): void {
+    if (!this.jobs || this.closed || polling.intervalMs <= 0 || this.pollTimer) return;
+    let busy = false;
+    this.pollTimer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      this.pollOnce(polling)
+        .catch((err: unknown) => this.onError(err, 'poll of the watched folders'))
+        .finally(() => (busy = false));
+    }, polling.intervalMs);
+    this.pollTimer.unref();
+  }
+
+  private async pollOnce(polling: WatchPolling): Promise<void> {
+    const bindings = await this.store.list();
+    const keys = new Set(bindings.map(bindingKey));
+    for (const key of this.polls.keys()) {
+      if (keys.has(key)) continue;
+      this.polls.delete(key);
+      this.seen.delete(key);
+    }
+    for (const binding of bindings) {
+      if (this.closed) return;
+      const key = bindingKey(binding);
+      let poll = this.polls.get(key);
+      if (!poll) this.polls.set(key, (poll = { lease: polling.lease(key), failures: 0, next: 0 }));
+      const now = new Date();
+      if (now.getTime() < poll.next) continue;
+      // Once per interval whoever polls: the lease's time, a little short of it so that a timer's jitter skips no round.
+      const held = await poll.lease.take(now, polling.intervalMs * 0.9);
+      if (!held) continue;
+      try {
+        await this.scan(binding, await this.runContext(binding), { deferInPlace: true });
+        poll.failures = 0;
+      } catch (err) {
+        poll.failures++;
+        const wait = Math.min(polling.intervalMs * 2 ** poll.failures, Math.max(POLL_BACKOFF_MAX_MS, polling.intervalMs));
+        poll.next = Date.now() + wait;
+        this.onError(err, `poll of watched folder ${binding.owner}/${binding.name} (/${binding.folder}; next in ${Math.round(wait / 1000)} s)`);
+      } finally {
+        // Done even when it failed: the other instances wait their interval too, rather than retry the DMS at once.
+        await held.done(now).finally(() => held.release());
+      }
     }
   }
 
@@ -458,9 +570,15 @@ export class WatchedFolderOperations {
 
   close(): void {
     this.closed = true;
+    clearInterval(this.pollTimer);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
+}
+
+/** A binding's key among the polls and leases. */
+function bindingKey(binding: WatchBinding): string {
+  return `watch:${encodeURIComponent(binding.owner)}/${encodeURIComponent(binding.name)}`;
 }
 
 /**

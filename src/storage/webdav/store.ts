@@ -926,7 +926,7 @@ export class WebDavStore implements DocumentStore {
       }
       if (r.name.startsWith('.')) continue;
       if (r.collection) entries.push({ name: r.name, type: 'folder', modified: r.modified });
-      else if (/\.pdf$/i.test(r.name)) entries.push({ name: r.name, type: 'document', size: r.size ?? 0, modified: r.modified });
+      else if (/\.pdf$/i.test(r.name)) entries.push({ name: r.name, type: 'document', size: r.size ?? 0, modified: r.modified, version: versionOf(r) });
     }
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
