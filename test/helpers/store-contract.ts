@@ -65,12 +65,18 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-export function storeContract(name: string, factory: () => Promise<StoreUnderTest>): void {
+/**
+ * `concurrency`: how many of a section's tests run at once (default one; the sections run in turn). Each test has its
+ * own store, under its own prefix or folder; where every request waits on another server's processes (S3: Swift's
+ * proxy, object and container servers) several tests keep them busy together, not one request at a time.
+ */
+export function storeContract(name: string, factory: () => Promise<StoreUnderTest>, options: { concurrency?: number } = {}): void {
   /** Runs `body` against a fresh, empty store. */
   const withStore = freshEach(factory);
+  const section = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
 
   describe(`DocumentStore contract: ${name}`, () => {
-    describe('documents and ETags', () => {
+    describe('documents and ETags', section, () => {
       withStore('a written document reads back whole through stat, read, stream and a range', async ({ store }) => {
         const bytes = content('read back');
         const p = doc('a/b.pdf');
@@ -147,7 +153,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('atomic replace', () => {
+    describe('atomic replace', section, () => {
       withStore('overwrite replaces the document; a reader that opened it before keeps reading the old version', async ({ store }) => {
         const oldBytes = content('old');
         const newBytes = content('new');
@@ -204,7 +210,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('create-if-absent, unique names and If-Match', () => {
+    describe('create-if-absent, unique names and If-Match', section, () => {
       withStore('`fail` creates once and refuses an existing document with 409 ALREADY_EXISTS', async ({ store }) => {
         const p = doc('once.pdf');
         assert.equal((await store.writeDocument(p, content('first'), { conflict: 'fail' })).created, true);
@@ -253,7 +259,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('write records (the seam of versions)', () => {
+    describe('write records (the seam of versions)', section, () => {
       withStore('each write records who, which operation and the ETag it replaced (null when it created the document)', async ({ store }) => {
         const p = doc('rec/a.pdf');
         const by = { by: 'alice', operation: 'upload' };
@@ -277,7 +283,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('versions (stores that keep them: DocumentVersions)', () => {
+    describe('versions (stores that keep them: DocumentVersions)', section, () => {
       /** The body, for a store that keeps versions; nothing to check for one that keeps none. */
       const withVersions = (title: string, body: (s: StoreUnderTest, versions: DocumentVersions) => Promise<void>) =>
         withStore(title, async (s) => {
@@ -486,7 +492,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('trash (stores that keep one: DocumentTrash)', () => {
+    describe('trash (stores that keep one: DocumentTrash)', section, () => {
       /** The body, for a store that keeps a trash; nothing to check for one that erases. */
       const withTrash = (title: string, body: (s: StoreUnderTest, trash: DocumentTrash) => Promise<void>) =>
         withStore(title, async (s) => {
@@ -561,7 +567,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('moves (stores that can: moveDocument, moveFolder)', () => {
+    describe('moves (stores that can: moveDocument, moveFolder)', section, () => {
       /** The body, for a store that moves; a store without moves is refused above it (MOVE_NOT_SUPPORTED). */
       const withMoves = (title: string, body: (s: StoreUnderTest) => Promise<void>) =>
         withStore(title, async (s) => {
@@ -662,7 +668,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('locks', () => {
+    describe('locks', section, () => {
       withStore('read-modify-write under the lock loses no update', async ({ store }) => {
         const p = doc('counter.pdf');
         await store.writeDocument(p, Buffer.from('0'), { conflict: 'fail' });
@@ -730,7 +736,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('folders and listing', () => {
+    describe('folders and listing', section, () => {
       withStore('a listing holds the folders and documents directly inside, sorted by name', async ({ store }) => {
         const small = Buffer.from('%PDF-1.7 small');
         for (const name of ['b.pdf', 'A.pdf', 'a.pdf', 'x/deep.pdf', 'c/d/e.pdf', 'é.pdf']) await store.writeDocument(doc(`top/${name}`), small, { conflict: 'fail' });
@@ -788,7 +794,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('staging', () => {
+    describe('staging', section, () => {
       withStore('a staged upload has the size and tag of its bytes, reads back, and is stored as it is', async (s) => {
         const { store } = s;
         const bytes = content('staged');
@@ -836,7 +842,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('recovery', () => {
+    describe('recovery', section, () => {
       withStore('recover() at start removes what interrupted writes and uploads left, and nothing else', async (s) => {
         const bytes = content('survivor');
         await s.store.writeDocument(doc('keep/doc.pdf'), bytes, { conflict: 'fail' });
