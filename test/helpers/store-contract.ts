@@ -65,18 +65,12 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/**
- * `concurrency`: how many of a section's tests run at once (default one; the sections run in turn). Each test has its
- * own store, under its own prefix or folder; where every request waits on another server's processes (S3: Swift's
- * proxy, object and container servers) several tests keep them busy together, not one request at a time.
- */
-export function storeContract(name: string, factory: () => Promise<StoreUnderTest>, options: { concurrency?: number } = {}): void {
+export function storeContract(name: string, factory: () => Promise<StoreUnderTest>): void {
   /** Runs `body` against a fresh, empty store. */
   const withStore = freshEach(factory);
-  const section = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
 
   describe(`DocumentStore contract: ${name}`, () => {
-    describe('documents and ETags', section, () => {
+    describe('documents and ETags', () => {
       withStore('a written document reads back whole through stat, read, stream and a range', async ({ store }) => {
         const bytes = content('read back');
         const p = doc('a/b.pdf');
@@ -153,7 +147,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('atomic replace', section, () => {
+    describe('atomic replace', () => {
       withStore('overwrite replaces the document; a reader that opened it before keeps reading the old version', async ({ store }) => {
         const oldBytes = content('old');
         const newBytes = content('new');
@@ -210,7 +204,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('create-if-absent, unique names and If-Match', section, () => {
+    describe('create-if-absent, unique names and If-Match', () => {
       withStore('`fail` creates once and refuses an existing document with 409 ALREADY_EXISTS', async ({ store }) => {
         const p = doc('once.pdf');
         assert.equal((await store.writeDocument(p, content('first'), { conflict: 'fail' })).created, true);
@@ -259,7 +253,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('write records (the seam of versions)', section, () => {
+    describe('write records (the seam of versions)', () => {
       withStore('each write records who, which operation and the ETag it replaced (null when it created the document)', async ({ store }) => {
         const p = doc('rec/a.pdf');
         const by = { by: 'alice', operation: 'upload' };
@@ -283,7 +277,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('versions (stores that keep them: DocumentVersions)', section, () => {
+    describe('versions (stores that keep them: DocumentVersions)', () => {
       /** The body, for a store that keeps versions; nothing to check for one that keeps none. */
       const withVersions = (title: string, body: (s: StoreUnderTest, versions: DocumentVersions) => Promise<void>) =>
         withStore(title, async (s) => {
@@ -492,7 +486,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('trash (stores that keep one: DocumentTrash)', section, () => {
+    describe('trash (stores that keep one: DocumentTrash)', () => {
       /** The body, for a store that keeps a trash; nothing to check for one that erases. */
       const withTrash = (title: string, body: (s: StoreUnderTest, trash: DocumentTrash) => Promise<void>) =>
         withStore(title, async (s) => {
@@ -567,7 +561,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('moves (stores that can: moveDocument, moveFolder)', section, () => {
+    describe('moves (stores that can: moveDocument, moveFolder)', () => {
       /** The body, for a store that moves; a store without moves is refused above it (MOVE_NOT_SUPPORTED). */
       const withMoves = (title: string, body: (s: StoreUnderTest) => Promise<void>) =>
         withStore(title, async (s) => {
@@ -668,7 +662,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('locks', section, () => {
+    describe('locks', () => {
       withStore('read-modify-write under the lock loses no update', async ({ store }) => {
         const p = doc('counter.pdf');
         await store.writeDocument(p, Buffer.from('0'), { conflict: 'fail' });
@@ -736,7 +730,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('folders and listing', section, () => {
+    describe('folders and listing', () => {
       withStore('a listing holds the folders and documents directly inside, sorted by name', async ({ store }) => {
         const small = Buffer.from('%PDF-1.7 small');
         for (const name of ['b.pdf', 'A.pdf', 'a.pdf', 'x/deep.pdf', 'c/d/e.pdf', 'é.pdf']) await store.writeDocument(doc(`top/${name}`), small, { conflict: 'fail' });
@@ -794,7 +788,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('staging', section, () => {
+    describe('staging', () => {
       withStore('a staged upload has the size and tag of its bytes, reads back, and is stored as it is', async (s) => {
         const { store } = s;
         const bytes = content('staged');
@@ -842,7 +836,7 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
-    describe('recovery', section, () => {
+    describe('recovery', () => {
       withStore('recover() at start removes what interrupted writes and uploads left, and nothing else', async (s) => {
         const bytes = content('survivor');
         await s.store.writeDocument(doc('keep/doc.pdf'), bytes, { conflict: 'fail' });

@@ -45,7 +45,6 @@ async function openStore(prefix: string, reuse?: string): Promise<{ store: S3Sto
   };
 }
 
-// Four tests of a contract section at a time, each under its own prefix (storeContract's concurrency).
 storeContract('S3Store (Swift s3api) on a bucket with native versioning', async () => {
   const prefix = `native-contract-${process.pid}-${++serial}/`;
   const opened = [await openStore(prefix)];
@@ -61,7 +60,7 @@ storeContract('S3Store (Swift s3api) on a bucket with native versioning', async 
       for (const o of opened) await o.close();
     },
   };
-}, { concurrency: 4 });
+});
 
 /** Every version S3 keeps below `prefix` (current or not), with its bytes. */
 async function everyVersion(prefix: string): Promise<{ key: string; latest: boolean; bytes: Buffer }[]> {

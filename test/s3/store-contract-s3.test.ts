@@ -44,8 +44,6 @@ async function versionsArea(client: S3Client, bucket: string, prefix: string, p:
 }
 
 let serial = 0;
-/** Four tests of a contract section at a time, each under its own prefix (storeContract's concurrency). */
-const CONTRACT = { concurrency: 4 };
 
 for (const withBook of [false, true]) {
   storeContract(withBook ? 'S3Store (Swift s3api) with Redis locks and the ETag book' : 'S3Store (Swift s3api)', async () => {
@@ -91,7 +89,7 @@ for (const withBook of [false, true]) {
         await rm(dataDir, { recursive: true, force: true });
       },
     };
-  }, CONTRACT);
+  });
 }
 
 // Beyond the contract: another instance creates the document between this store's check (HEAD) and its completion.
