@@ -387,8 +387,9 @@ test('a prefix read from the document while a full rewrite replaces it is read a
   const bytes = await bytesOf(reader.versions, p, listed[1]!.id);
   assert.ok(rewritten, 'the rewrite came between the lookup and the read');
   assert.ok(bytes.equals(v1), 'v1\'s bytes, from the copy of v2');
-  // The record is not downloaded again: the list read it, and its object is unchanged (S3Versions.readListed).
-  assert.deepEqual(reader.sent.slice(from).filter((c) => c.startsWith('GetObject')), ['GetObject k/race.pdf', `GetObject .versions/k/race.pdf/b-${etagOf(v2).replace(/"/g, '')}`], 'the document refused (another tag), then the blob');
+  // The record is not downloaded again: the first look takes it from the index (the view), the second from the listing
+  // (the list read it, and its object is unchanged: S3Versions.readListed).
+  assert.deepEqual(reader.sent.slice(from).filter((c) => c.startsWith('GetObject')), ['GetObject .versions/k/race.pdf/z-index.ndjson', 'GetObject k/race.pdf', `GetObject .versions/k/race.pdf/b-${etagOf(v2).replace(/"/g, '')}`], 'the index, the document refused (another tag), then the blob');
 });
 
 // The index of the versions (versions.ts, "z-index.ndjson"): a list is the stat and one GetObject of it while it names the
@@ -516,6 +517,34 @@ test('index: missing or unreadable, the list is made from the listing and the in
   const listedTheirs = await versions.list(p, { offset: 0, limit: 10 });
   assert.equal(listedTheirs.current, null, 'no kept version is the document now');
   assert.deepEqual(listedTheirs.versions.map((v) => v.etag), expected.slice(1), 'the newest one\'s bytes were the document\'s, replaced: not shown');
+});
+
+test('index: a version\'s read (its record, its bytes) is the stat and the index, then its bytes, with no listing while the index is the view; the listing without it', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/read.pdf');
+  const { store, versions, sent } = await open(prefix);
+  // Whole rewrites (each kept in a blob) and an appended write (kept as the document's first bytes, by its record's name).
+  const v1 = pdf('read one');
+  const v2 = pdf('read two');
+  const v3 = appended(v2, 'three');
+  const v4 = pdf('read four');
+  for (const [i, bytes] of [v1, v2, v3, v4].entries()) await store.writeDocument(p, bytes, { conflict: i === 0 ? 'fail' : 'overwrite' });
+  const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
+  assert.deepEqual(listed.map((v) => v.etag), [v4, v3, v2, v1].map((b) => etagOf(b)));
+  const from = sent.length;
+  for (const v of listed) {
+    assert.deepEqual(await versions.get(p, v.id), v, `version ${v.id}: the record the list shows`);
+    assert.equal(etagOf(await bytesOf(versions, p, v.id)), v.etag, `version ${v.id}: its bytes`);
+  }
+  const reads = sent.slice(from);
+  assert.deepEqual(reads.filter((c) => c.startsWith('List')), [], `no listing: ${reads.join(', ')}`);
+  assert.ok(reads.includes('GetObject .versions/k/read.pdf/z-index.ndjson'), 'the index read');
+  // Without the index: the listing decides, with the same record and bytes.
+  await s3.client().send(new DeleteObjectCommand({ Bucket: s3.buckets[0]!, Key: indexKey(prefix, 'k/read.pdf') }));
+  const again = sent.length;
+  assert.deepEqual(await versions.get(p, listed[2]!.id), listed[2]);
+  assert.ok((await bytesOf(versions, p, listed[2]!.id)).equals(v2));
+  assert.ok(sent.slice(again).some((c) => c.startsWith('ListObjectsV2')), 'listed without the index');
 });
 
 test('index: two stores writing one document at the same time (one commit lock, as with Redis) leave an index that is the view', async () => {

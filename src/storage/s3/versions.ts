@@ -963,8 +963,25 @@ export class S3Versions implements DocumentVersions {
     return { found, stat, view, listing };
   }
 
+  /**
+   * A visible version's record and way from the index, when the index is the view (it names the document's ETag, as
+   * list() takes it): the document's HeadObject and the index's GetObject at once, and no listing of the area, whose
+   * pages grow with the versions (a record, a blob, pointers each). Undefined when the index is not the view or does not
+   * name `id`: then the listing decides (find).
+   */
+  private async fromIndex(p: StoredPath, id: string): Promise<{ record: VersionRecord; way: Way | null; stat: DocumentStat } | undefined> {
+    if (!ID.test(id)) return undefined;
+    const [stat, index] = await Promise.all([this.host.statDocument(p), this.readIndex(p, true)]);
+    if (!stat || index?.etag !== stat.etag) return undefined;
+    const line = index.lines.get(id);
+    if (line === undefined) return undefined;
+    const record = toRecord(JSON.parse(line) as StoredRecord);
+    const tail: Listing = { dir: this.dirOf(p), records: [], blobs: new Set(), pointers: new Map(), purges: [], keys: [] };
+    return { record, way: wayOf(this.areaOf(p, index, tail), record.etag, stat.etag), stat };
+  }
+
   async get(p: StoredPath, id: string): Promise<VersionRecord> {
-    return this.readListed((await this.find(p, id)).found);
+    return (await this.fromIndex(p, id))?.record ?? this.readListed((await this.find(p, id)).found);
   }
 
   /**
@@ -976,12 +993,15 @@ export class S3Versions implements DocumentVersions {
    * again.
    */
   async open(p: StoredPath, id: string): Promise<OpenDocument> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const { found, stat, listing } = await this.find(p, id);
-      const { etag } = found;
-      const record = await this.readListed(found);
+    // The first look from the index when it is the view; then (a write moved the bytes meanwhile), or else, up to three from the listing.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const indexed = attempt === 0 ? await this.fromIndex(p, id) : undefined;
+      if (indexed && !indexed.way) continue;
+      const listed = indexed ? undefined : await this.find(p, id);
+      const etag = listed?.found.etag ?? indexed!.record.etag;
+      const record = listed ? await this.readListed(listed.found) : indexed!.record;
       const versionStat = { size: record.size, modified: record.created, etag: record.etag };
-      const way = wayOf(listing, etag, stat?.etag ?? null);
+      const way = indexed ? indexed.way : wayOf(listed!.listing, etag, listed!.stat?.etag ?? null);
       if (!way) break;
       if (way.inDocument && way.holder === etag) {
         const opened = await this.host.openDocument(p).catch(() => undefined);
