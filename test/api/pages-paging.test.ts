@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { basicAuth, serverForSuite } from '../helpers/server.js';
 import { call, putPdf, type Reply } from '../helpers/http.js';
 import { makeManyPagesPdf } from '../helpers/pdf.js';
+import { serializePdf } from '../helpers/pdf-writer.js';
 
 const PAGES = 100_000;
 
@@ -69,6 +70,31 @@ describe(`GET .../pages of a ${PAGES.toLocaleString('en')}-page document: paged,
       assert.equal(listed.json<PagesModel>().next, `/pdfservice/v1/documents/paging/${name}.pdf/pages?offset=1&limit=1`);
       assert.equal(listed.headers.get('link'), `</pdfservice/v1/documents/paging/${name}.pdf/pages?offset=1&limit=1>; rel="next"`);
     }
+  });
+
+  test('annotationCount in a slice is the whole listing\'s: an annotation on two pages counts on the first, also when the slice starts after it', async () => {
+    // Pages 1 and 3 list annotation 6; page 3 also its own 7. The whole listing counts 6 on page 1 only (as the annotation
+    // listing does); a slice without annotations of its own is answered without walking the document (src/engine/pages/list.ts).
+    const note = (x: number) => `<< /Type /Annot /Subtype /Square /Rect [${x} 10 ${x + 20} 30] >>`;
+    const pdf = serializePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 /MediaBox [0 0 200 200] >>',
+      '<< /Type /Page /Parent 2 0 R /Annots [6 0 R] >>',
+      '<< /Type /Page /Parent 2 0 R >>',
+      '<< /Type /Page /Parent 2 0 R /Annots [6 0 R 7 0 R] >>',
+      note(10),
+      note(50),
+    ], '/Root 1 0 R');
+    assert.equal((await putPdf(server, 'paging/shared-annots.pdf', pdf)).status, 201);
+    const counts = async (query: string) => {
+      const reply = await call(server, 'GET', `/documents/paging/shared-annots.pdf/pages${query}`);
+      assert.equal(reply.status, 200, reply.text);
+      return reply.json<{ pages: { annotationCount: number }[] }>().pages.map((p) => p.annotationCount);
+    };
+    assert.deepEqual(await counts(''), [1, 0, 1]);
+    assert.deepEqual(await counts('?offset=1&limit=1'), [0]);
+    assert.deepEqual(await counts('?offset=1&limit=2'), [0, 1]);
+    assert.deepEqual(await counts('?offset=2&limit=1'), [1]);
   });
 
   test('ten concurrent XML listings by a GET-only user leave /health answering throughout (no request waits seconds)', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN } from './server.js';
@@ -64,6 +64,17 @@ export function codeBlocks(markdown: string): CodeBlock[] {
 /** Blocks that are shell examples. */
 export const isShell = (block: CodeBlock): boolean => block.lang === 'sh' || block.lang === 'bash';
 
+/**
+ * Whether `bash -n` parses the text, remembered per text: the docs' pages are cut into commands several times a run
+ * (docs-examples reads them three times), and a bash started per command line was most of the cutting's time.
+ */
+const parses = new Map<string, boolean>();
+function bashParses(command: string): boolean {
+  let ok = parses.get(command);
+  if (ok === undefined) parses.set(command, (ok = spawnSync('bash', ['-n', '-c', command]).status === 0));
+  return ok;
+}
+
 /** The commands of a shell block: comment and blank lines dropped, continuations, here-documents and `if`/`for` bodies kept whole. */
 export function shellCommands(code: string): string[] {
   const lines = code.split('\n');
@@ -78,7 +89,7 @@ export function shellCommands(code: string): string[] {
       command += `\n${lines[++i] ?? ''}`;
     }
     // A multi-line string or compound command goes on until bash can parse it whole.
-    while (i + 1 < lines.length && spawnSync('bash', ['-n', '-c', command]).status !== 0) command += `\n${lines[++i]}`;
+    while (i + 1 < lines.length && !bashParses(command)) command += `\n${lines[++i]}`;
     commands.push(command);
   }
   return commands;
@@ -117,14 +128,21 @@ export function runCommands(shell: 'bash' | 'zsh', commands: string[], cwd: stri
   });
   const result = spawnSync(shell, ['-c', script.join('\n')], { cwd, env, encoding: 'utf8', timeout: 600_000 });
   assert.equal(result.error, undefined, String(result.error));
-  const statuses = new Map(
-    spawnSync('cat', ['statuses'], { cwd, encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number) as [number, number]),
-  );
+  // A file the shell did not get to write reads as empty.
+  const read = (name: string): string => {
+    try {
+      return readFileSync(path.join(cwd, name), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw err;
+    }
+  };
+  const statuses = new Map(read('statuses').trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number) as [number, number]));
   return commands.map((command, n) => ({
     command,
     status: statuses.get(n) ?? -1, // -1: the shell stopped before this command
-    stdout: spawnSync('cat', [`${n}.out`], { cwd, encoding: 'utf8' }).stdout ?? '',
-    stderr: (spawnSync('cat', [`${n}.err`], { cwd, encoding: 'utf8' }).stdout ?? '') + (n === 0 ? result.stderr : ''),
+    stdout: read(`${n}.out`),
+    stderr: read(`${n}.err`) + (n === 0 ? result.stderr : ''),
   }));
 }
 
