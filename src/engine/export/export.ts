@@ -70,6 +70,20 @@ function unmappedWarning(model: ExportModel): string | undefined {
  * (engine/pdfua/tag.ts).
  */
 export function readPages(doc: mupdf.PDFDocument, indices: readonly number[], what: string, ctx?: TaskContext, stage = 'export', images?: ImageBudget): RawPage[] {
+  const raw = readPagesAsTheyAre(doc, indices, ctx, stage, images);
+  if (!hasText(raw)) throw noText(what);
+  return raw;
+}
+
+/** Whether any of the pages read has text (a table or lines). */
+export const hasText = (raw: readonly RawPage[]): boolean => raw.some((p) => p.items.some((item) => item.kind !== 'image'));
+
+/** 422 NO_TEXT for `what` (the document, the pages), naming OCRAction. */
+export const noText = (what: string): EngineError =>
+  new EngineError('NO_TEXT', `The ${what} ${/s$/u.test(what) ? 'have' : 'has'} no text (a scan?): run OCRAction first to add a text layer`);
+
+/** readPages without its NO_TEXT: for the tagger, which tags a form whose only text is in its fields. */
+export function readPagesAsTheyAre(doc: mupdf.PDFDocument, indices: readonly number[], ctx?: TaskContext, stage = 'export', images?: ImageBudget): RawPage[] {
   const raw: RawPage[] = [];
   for (const [n, i] of indices.entries()) {
     const page = doc.loadPage(i);
@@ -79,9 +93,6 @@ export function readPages(doc: mupdf.PDFDocument, indices: readonly number[], wh
       page.destroy();
     }
     ctx?.progress({ done: n + 1, total: indices.length, stage });
-  }
-  if (!raw.some((p) => p.items.some((item) => item.kind !== 'image'))) {
-    throw new EngineError('NO_TEXT', `The ${what} ${/s$/u.test(what) ? 'have' : 'has'} no text (a scan?): run OCRAction first to add a text layer`);
   }
   return raw;
 }

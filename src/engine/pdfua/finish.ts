@@ -153,7 +153,9 @@ function markArtifacts(doc: mupdf.PDFDocument, report: TaggedPdfReport): void {
     // Marked content may span the streams of an array: they are read as the one stream they make.
     const parts = streams.map((s) => s.readStream().asUint8Array());
     const joined = parts.length === 1 ? parts[0]! : Buffer.concat(parts.flatMap((p) => [p, Buffer.from('\n')]));
-    const xobjects = deref(deref(pageObj.getInheritable('Resources')).get('XObject'));
+    // A page may have no resources at all (it draws paths only): .get on a null object is not safe in MuPDF.js.
+    const resources = deref(pageObj.getInheritable('Resources'));
+    const xobjects = resources.isDictionary() ? deref(resources.get('XObject')) : resources;
     const tagged = (key: string) => xobjects.isDictionary() && xobjects.get(key).isStream() && !xobjects.get(key).get('StructParents').isNull();
     const { bytes, wrapped } = markUntaggedAsArtifacts(joined, tagged);
     if (!bytes) continue;

@@ -4,12 +4,13 @@ import { deref, name, numbers, pageContents } from '../core/mupdf-objects.js';
 import { refuseIfSigned } from '../core/save.js';
 import { EngineError } from '../errors.js';
 import { classify } from '../export/classify.js';
-import { readPages } from '../export/export.js';
+import { hasText, noText, readPagesAsTheyAre } from '../export/export.js';
 import type { ExportBlock, ExportPage } from '../export/model.js';
 import { headerRows } from '../export/table-grid.js';
 import { StandardFontEmbedder } from '../pdfa/fonts.js';
 import type { Rectangle } from '../syntax/geometry.js';
 import type { TaskContext } from '../task-context.js';
+import { annotationAlt, describeField, nameEmbeddedFiles, type PageLine } from './annotations.js';
 import { finishTagged } from './finish.js';
 import { isTagged } from './keep.js';
 import { contentOperations } from '../syntax/content-tokens.js';
@@ -55,6 +56,14 @@ export interface TagReport {
   figuresWithoutAlt: FigureNeed[];
   /** Fonts without a program given a metric-compatible embedded substitute (PDF/UA-1 7.21.4.1). */
   fontsEmbedded: number;
+  /** Form fields given a /TU (their label on the page, else their name; PDF/UA-1 7.18.1-3). */
+  fieldsDescribed: number;
+  /** Annotations without /Contents whose Annot element got an /Alt (their type and the text under them; 7.18.1-2). */
+  annotationsDescribed: number;
+  /** Embedded files' specifications given their missing /F or /UF (7.11-1). */
+  embeddedFilesNamed: number;
+  /** Media clips (a screen annotation's rendition) given an /Alt (7.18.6.2-2). */
+  mediaClipsDescribed: number;
   title?: string;
   language?: string;
   /** Whether the written document claims PDF/UA-1 (the action's report says it after veraPDF's verdict). */
@@ -96,7 +105,7 @@ const centre = (b: readonly number[]): [number, number] => [(b[0]! + b[2]!) / 2,
 /** Most XObject forms followed for fonts (nested forms of a hostile file end there). */
 const MAX_FONT_RESOURCES = 10_000;
 
-/** The fonts of the pages' resources (and their forms') without a program, given a substitute where one fits. */
+/** The fonts of the pages' resources (and their forms', and the annotations' appearances') without a program, given a substitute where one fits. */
 function embedFonts(doc: mupdf.PDFDocument): number {
   const embedder = new StandardFontEmbedder(doc);
   const seen = new Set<number>();
@@ -130,7 +139,26 @@ function embedFonts(doc: mupdf.PDFDocument): number {
       });
     }
   };
-  for (let i = 0; i < doc.countPages(); i++) visit(deref(doc.findPage(i).getInheritable('Resources')));
+  // Annotations' appearances draw with fonts too (a filled field's value): veraPDF checks them as page content.
+  const appearance = (stream: mupdf.PDFObject) => {
+    if (stream.isStream() && firstTime(stream)) visit(deref(stream.get('Resources')));
+  };
+  for (let i = 0; i < doc.countPages(); i++) {
+    const page = doc.findPage(i);
+    visit(deref(page.getInheritable('Resources')));
+    const annots = deref(page.get('Annots'));
+    if (!annots.isArray()) continue;
+    annots.forEach((a) => {
+      const ap = deref(deref(a).get('AP'));
+      if (!ap.isDictionary()) return;
+      for (const key of ['N', 'R', 'D']) {
+        const entry = ap.get(key);
+        // One appearance, or one per state (a check box's /On and /Off).
+        if (entry.isStream()) appearance(entry);
+        else if (deref(entry).isDictionary()) deref(entry).forEach((state) => appearance(state));
+      }
+    });
+  }
   return embedded;
 }
 
@@ -223,6 +251,14 @@ function xobjectLookup(resources: mupdf.PDFObject, forms?: Map<number, FormUse>)
   };
 }
 
+/** Whether the page has a widget annotation (a form field). */
+function hasWidget(page: mupdf.PDFObject): boolean {
+  const annots = deref(page.get('Annots'));
+  let found = false;
+  if (annots.isArray()) annots.forEach((a) => void (found ||= name(deref(a).get('Subtype')) === 'Widget'));
+  return found;
+}
+
 /** A user-space rectangle of an annotation's /Rect. */
 function annotRect(annot: mupdf.PDFObject): Rectangle | undefined {
   const r = numbers(annot.get('Rect'));
@@ -257,13 +293,26 @@ type TagResult = { bytes?: Uint8Array; report: TagReport };
 
 export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
   return editPdf(input, 'edit', (doc, edit) => {
-    const report: TagReport = { tagged: 'added', elements: {}, artifacts: 0, figuresWithoutAlt: [], fontsEmbedded: 0, pdfuaIdentified: false };
+    const report: TagReport = { tagged: 'added', elements: {}, artifacts: 0, figuresWithoutAlt: [], fontsEmbedded: 0, fieldsDescribed: 0, annotationsDescribed: 0, embeddedFilesNamed: 0, mediaClipsDescribed: 0, pdfuaIdentified: false };
     const retag = isTagged(doc);
     if (retag && !input.retag) return withSummary<TagResult>(doc, edit.opened, { report: { ...report, tagged: 'kept' } });
     refuseIfSigned(doc, 'tagging changes every page\'s content');
     const pageCount = doc.countPages();
     const indices = Array.from({ length: pageCount }, (_, i) => i);
-    const raw = readPages(doc, indices, 'document', ctx, 'read');
+    const raw = readPagesAsTheyAre(doc, indices, ctx, 'read');
+    // A form whose only text is in its fields (their appearances are not page content) is tagged: its fields are Form
+    // elements, described by their names. Without text and without fields it is a scan: OCRAction first.
+    if (!hasText(raw) && !indices.some((i) => hasWidget(doc.findPage(i)))) throw noText('document');
+    // The lines of each page, table cells included, in PDF user space: where form fields' labels are read from.
+    const linesOf = new Map<number, PageLine[]>();
+    for (const page of raw) {
+      const lines: PageLine[] = [];
+      for (const item of page.items) {
+        if (item.kind === 'lines') lines.push(...item.lines.map((l) => ({ text: l.text, rect: l.rect })));
+        else if (item.kind === 'table') item.cells.forEach((row, r) => row.forEach((rect, c) => lines.push({ text: item.block.type === 'table' ? (item.block.rows[r]?.[c]?.text ?? '') : '', rect })));
+      }
+      linesOf.set(page.pageIndex, lines);
+    }
     // Table cells by table: the model keeps the block objects of the raw items.
     const cellsOf = new Map<ExportBlock, Rectangle[][]>();
     for (const page of raw) for (const item of page.items) if (item.kind === 'table') cellsOf.set(item.block, item.cells);
@@ -347,9 +396,19 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
         annots.forEach((ref) => {
           const annot = deref(ref);
           const subtype = annot.isDictionary() ? name(annot.get('Subtype')) : undefined;
-          if (!subtype || subtype === 'Popup' || subtype === 'PrinterMark' || !ref.isIndirect()) return;
+          // A printer's mark is an incidental artifact, never tagged (PDF/UA-1 7.18.8); a popup is tagged as any other
+          // annotation (veraPDF's 7.18.1-1 and 7.18.1-2 ask it of popups too).
+          if (!subtype || subtype === 'PrinterMark' || !ref.isIndirect()) return;
           const rect = annotRect(annot);
           const element = node(subtype === 'Link' ? 'Link' : subtype === 'Widget' ? 'Form' : 'Annot', { kids: [] });
+          const lines = linesOf.get(page.pageIndex) ?? [];
+          if (subtype === 'Widget') {
+            if (describeField(doc, annot, rect, lines) !== undefined) report.fieldsDescribed++;
+          } else if (subtype !== 'Link') {
+            // Links get their /Contents when the document is finished (the text they cover); other annotations an /Alt.
+            element.alt = annotationAlt(annot, subtype, rect, lines);
+            if (element.alt !== undefined) report.annotationsDescribed++;
+          }
           if (subtype === 'Link' && rect) {
             const [x, y] = centre([rect.x, rect.y, rect.x + rect.width, rect.y + rect.height]);
             const home = texts.filter((t) => contains(t.rect, x, y)).sort((a, b) => area(a.rect) - area(b.rect))[0];
@@ -564,6 +623,9 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
     deref(doc.getTrailer().get('Root')).put('StructTreeRoot', root);
 
     report.fontsEmbedded = embedFonts(doc);
+    const named = nameEmbeddedFiles(doc);
+    report.embeddedFilesNamed = named.files;
+    report.mediaClipsDescribed = named.mediaClips;
     const finished = finishTagged(doc, { title: input.title, language: input.lang, fallbackTitle: firstHeading ?? input.fallbackTitle }, 'always');
     figures.forEach((f, index) => {
       if (f.alt === undefined) report.figuresWithoutAlt.push({ index, pageIndex: pageOfFigure(f), rectangle: f.bbox! });
