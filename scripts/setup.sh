@@ -239,9 +239,10 @@ fi
 # scripts name its own path), and making it anew took 195 s of a fresh clone's set-up at load 25.
 if [ "$profile" = test ]; then
   clients_venv=.venv-clients
-  clients_hash=$( (cat clients/python/requirements-dev.txt; python3 --version) | sha256sum | cut -d' ' -f1)
+  # The stamp: the pinned list's hash, as before the cache (an environment made then is kept); the cache's name adds Python's version.
+  clients_hash=$(sha256sum clients/python/requirements-dev.txt | cut -d' ' -f1)
   if [ ! -f "$clients_venv/.stamp" ] || [ "$(cat "$clients_venv/.stamp")" != "$clients_hash" ]; then
-    clients_cache="${XDG_CACHE_HOME:-$HOME/.cache}/pdfservice/venv-clients-$clients_hash"
+    clients_cache="${XDG_CACHE_HOME:-$HOME/.cache}/pdfservice/venv-clients-$( (echo "$clients_hash"; python3 --version) | sha256sum | cut -c1-16)"
     if [ "$(cat "$clients_cache/.stamp" 2>/dev/null)" = "$clients_hash" ]; then
       echo "setup: the Python client's tools: $clients_venv -> $clients_cache (made before on this machine)"
     else
