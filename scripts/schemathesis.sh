@@ -15,10 +15,20 @@ source scripts/service-url.sh
 
 SCHEMATHESIS_VERSION=4.32.5
 VENV=.venv-ci
+# The environment is made once per machine for each version of Schemathesis and of Python, in the user's cache folder,
+# and .venv-ci (ignored) links to it, as scripts/setup.sh does for .venv-clients: a fresh clone's CI then installs
+# nothing (the install runs beside the tests and took CPU from them).
 if ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep -q " $SCHEMATHESIS_VERSION\$"; then
-  echo "schemathesis: installing Schemathesis $SCHEMATHESIS_VERSION into $VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  venv_cache="${XDG_CACHE_HOME:-$HOME/.cache}/pdfservice/venv-ci-$( (echo "schemathesis==$SCHEMATHESIS_VERSION"; python3 --version) | sha256sum | cut -c1-16)"
+  if ! "$venv_cache/bin/schemathesis" --version 2>/dev/null | grep -q " $SCHEMATHESIS_VERSION\$"; then
+    echo "schemathesis: installing Schemathesis $SCHEMATHESIS_VERSION into $venv_cache ($VENV links to it)"
+    rm -rf "$venv_cache" && mkdir -p "$(dirname "$venv_cache")"
+    python3 -m venv "$venv_cache"
+    "$venv_cache/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  else
+    echo "schemathesis: $VENV -> $venv_cache (Schemathesis $SCHEMATHESIS_VERSION, installed before on this machine)"
+  fi
+  rm -rf "$VENV" && ln -s "$venv_cache" "$VENV"
 fi
 if [ "${1:-}" = install ]; then exit 0; fi
 
