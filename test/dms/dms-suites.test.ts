@@ -12,23 +12,23 @@ import { TEST_STORE } from '../helpers/server.js';
 
 const SUBSET = [
   'api/annotations',
-  'engine/annotation-content',
   'api/pages',
   'api/folders-and-actions',
   'engine/signing',
   'api/fields',
-  'api/fields-data',
   'engine/redaction',
   'api/permissions',
   'api/document-passwords',
-  'engine/stamps',
   'api/attachments',
-  'api/pages-edit',
   'api/rights',
-  'engine/xfdf-appearance',
 ].map((name) => fileURLToPath(new URL(`../${name}.test.js`, import.meta.url)));
-/** The tests those files held when the subset was chosen: fewer passing means some did not run. */
-const EXPECTED_PASSES = 268;
+/**
+ * The tests those files held when the subset was chosen: fewer passing means some did not run. Five files were left
+ * out on 2 December (annotation-content, fields-data, stamps, pages-edit, xfdf-appearance: 66 tests, about 40 s of
+ * the CI's two lanes): they vary what is drawn or filled in, not how a document is read and written, which the files
+ * kept exercise for each area of issue 23 (docs/dms.md).
+ */
+const EXPECTED_PASSES = 202;
 
 // Under PDFSERVICE_TEST_STORE=webdav every file already runs over WebDAV: running the subset again would only repeat it.
 test('the subset of suites passes over the WebDAV store', { skip: TEST_STORE === 'webdav' && 'the whole run is over WebDAV already', timeout: 15 * 60_000 }, async () => {
