@@ -42,7 +42,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   // A worker serves no requests: it needs no users, and must not create the admin user in its data folder.
   const auth = mode === 'service' ? await openAuth(config, shared, documentStore, log) : undefined;
   const { tools, prepared } = startTools(config); // programs found while the engine starts; versions probed on first need
-  const pool = await startEngine(config, log);
+  const pool = startEngine(config, log); // ready before the service listens or the worker takes jobs (start/engine.ts)
   await prepared;
   const jobs = await openJobs(config, shared, documentStore, mode, log);
   // Webhooks are signed with their owner's secret: a worker (no users of its own) reads it from the users in Redis.

@@ -1,5 +1,4 @@
-import http from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -80,13 +79,16 @@ export async function resolveHost(host: string): Promise<ResolvedAddress[]> {
  * One request to `url` sent to the checked address `pinned`: the name stays the request's (Host, TLS server name and
  * certificate check); resolves with the response (its body unread), never following a redirect.
  */
-export function pinnedRequest(url: URL, pinned: ResolvedAddress, options: { method: string; headers: Record<string, string>; signal: AbortSignal; body?: string | Uint8Array }): Promise<http.IncomingMessage> {
+export function pinnedRequest(url: URL, pinned: ResolvedAddress, options: { method: string; headers: Record<string, string>; signal: AbortSignal; body?: string | Uint8Array }): Promise<IncomingMessage> {
   // The connection's lookup answers the checked address: Node asks no resolver again.
   const lookupPinned = ((_host: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
     else callback(null, pinned.address, pinned.family);
   }) as unknown as LookupFunction;
-  const client = url.protocol === 'https:' ? https : http;
+  // Taken when a request is sent, not imported: Node's ES module of node:http reads every export, its lazy WebSocket
+  // among them, which loads Node's bundled undici (about 0.1 s of CPU at every start; docs/testing.md), and node:https
+  // loads TLS.
+  const client = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
     const request = client.request(url, { method: options.method, agent: false, lookup: lookupPinned, signal: options.signal, headers: options.headers });
     request.once('response', resolve);

@@ -1,13 +1,14 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
-import { isApiToken, OidcVerifier, refused } from './oidc.js';
+// The OpenID Connect verifier (and jose, about 0.1 s of CPU to load) only when an issuer is configured.
+import type { OidcVerifier } from './oidc.js';
 import { OidcSignIn } from './oidc-signin.js';
 import type { PendingSignInStore } from './oidc-pending.js';
 import { generatePassword } from './passwords.js';
 import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
 import { MemoryLoginThrottle, type LoginThrottle } from './throttle.js';
-import { FileTokenStore, type TokenStore } from './tokens.js';
+import { FileTokenStore, isApiToken, tokenRefused, type TokenStore } from './tokens.js';
 import { RIGHTS, type Auth, type ExternalDirectory, type Principal, type Right, type SessionView, type StoreCredentials, type TokenAdmin, type UserAdmin } from './types.js';
 import { FileUserStore, UserService, validatePassword, validateUsername, type StoredUser, type UserStore } from './users.js';
 
@@ -137,7 +138,7 @@ class DefaultAuth implements Auth {
   /** A name the issuer gives must not make its holder a service user's double (their jobs, their pipelines). */
   async admitOidc(principal: Principal): Promise<Principal> {
     if (await this.service.store.find(principal.username)) {
-      throw refused(`The token names the user ${JSON.stringify(principal.username)}, which is a service user's name; OpenID Connect users must have names of their own (docs/oidc.md)`);
+      throw tokenRefused('OIDC_TOKEN_INVALID', `The token names the user ${JSON.stringify(principal.username)}, which is a service user's name; OpenID Connect users must have names of their own (docs/oidc.md)`);
     }
     return principal;
   }
@@ -351,7 +352,7 @@ export async function createAuth(
       if (!(RIGHTS as readonly string[]).includes(right)) throw new Error(`Invalid configuration: PDFSERVICE_WEBDAV_USER_RIGHTS has "${right}", which is not one of ${RIGHTS.join(', ')}`);
     }
   }
-  const oidc = config.oidcIssuer !== undefined && config.oidcAudience !== undefined ? new OidcVerifier({ ...config, oidcIssuer: config.oidcIssuer, oidcAudience: config.oidcAudience }) : undefined;
+  const oidc = config.oidcIssuer !== undefined && config.oidcAudience !== undefined ? new (await import('./oidc.js')).OidcVerifier({ ...config, oidcIssuer: config.oidcIssuer, oidcAudience: config.oidcAudience }) : undefined;
   // The sign-in admits its user as a bearer token's is admitted; the class needs the auth it belongs to, hence the late binding.
   let admit: (principal: Principal) => Promise<Principal> = () => Promise.reject(new Error('not ready'));
   const signIn = oidc && config.oidcClientId !== undefined && config.oidcClientSecret !== undefined && config.oidcRedirectUri !== undefined

@@ -1,5 +1,4 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { decodeJwt } from 'jose';
 import { ServiceError } from '../errors.js';
 import type { OidcVerifier } from './oidc.js';
 import { MemoryPendingSignIns, type PendingSignIn, type PendingSignInStore } from './oidc-pending.js';
@@ -98,6 +97,8 @@ export class OidcSignIn {
       const id = await this.verifier.verifyIdToken(tokens.idToken, this.settings.clientId, pending.nonce);
       principal = await this.verifier.authenticate(tokens.accessToken);
       // Both tokens must be of the same person; the access token alone names the user and carries the rights claim.
+      // jose: loaded with the verifier (oidc.ts), which only a configured issuer imports.
+      const { decodeJwt } = await import('jose');
       if (decodeJwt(tokens.accessToken).sub !== id.sub) throw failed('The ID token and the access token name different subjects (sub)');
       return await this.admit(principal);
     } catch (err) {

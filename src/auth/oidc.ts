@@ -28,11 +28,6 @@ export type OidcSettings = Pick<AuthSettings, 'oidcUsernameClaim' | 'oidcRightsC
   oidcAudience: string;
 };
 
-/** Whether a bearer token is for OpenID Connect: API tokens start with `pdfs_` (tokens.ts), everything else is a JWT. */
-export function isApiToken(token: string): boolean {
-  return token.startsWith('pdfs_');
-}
-
 /** 401 with the RFC 6750 challenge of every refused bearer token. */
 export function refused(detail: string, code: 'OIDC_TOKEN_INVALID' | 'OIDC_TOKEN_EXPIRED' = 'OIDC_TOKEN_INVALID'): ServiceError {
   return tokenRefused(code, detail);

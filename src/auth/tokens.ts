@@ -69,6 +69,11 @@ export function notFound(id: string): ServiceError {
 }
 
 /** A 401 for a Bearer token; the challenge tells clients the token, not the request, is at fault (RFC 6750). */
+/** Whether a bearer token is one of ours rather than for OpenID Connect: API tokens start with `pdfs_`, everything else is a JWT. */
+export function isApiToken(token: string): boolean {
+  return token.startsWith('pdfs_');
+}
+
 export function tokenRefused(code: 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED' | 'OIDC_TOKEN_INVALID' | 'OIDC_TOKEN_EXPIRED', detail: string): ServiceError {
   return new ServiceError(code, detail, undefined, { 'WWW-Authenticate': 'Bearer realm="pdfservice", error="invalid_token"' });
 }

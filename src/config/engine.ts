@@ -12,6 +12,7 @@ export interface EngineSettings {
   queueLimit: number;
   userTaskLimit: number;
   textPrefetchMaxBytes: number;
+  regexBudgetMs: number;
 }
 
 export const ENGINE: SettingsFeature<EngineSettings> = {
@@ -53,6 +54,12 @@ export const ENGINE: SettingsFeature<EngineSettings> = {
       shown: '`0` (one less than `PDFSERVICE_WORKERS`, at least 1)',
       default: 0,
       parse: integer(0, 64),
+    },
+    regexBudgetMs: {
+      env: 'PDFSERVICE_REGEX_BUDGET_MS',
+      doc: "Time a client's regular expression (a redaction's or a page removal's `regex: true` search) may spend matching over one request's texts; past it the search is refused with 400 `INVALID_SEARCH` and its helper thread stopped (docs/architecture.md, Decisions). Only the matching counts, not the text extraction around it",
+      default: 5_000,
+      parse: integer(100, 600_000),
     },
     textPrefetchMaxBytes: {
       env: 'PDFSERVICE_TEXT_PREFETCH_MAX_BYTES',

@@ -15,6 +15,8 @@ export interface EnginePoolOptions {
   nice?: number;
   /** Rounds of the warm-up each worker runs before it is ready (engine/core/warmup.ts, PDFSERVICE_ENGINE_WARMUP); 0 or absent: none. */
   warmUp?: number;
+  /** Matching time a client's regular expression may take per request (engine/text/regex-budget.ts, PDFSERVICE_REGEX_BUDGET_MS); absent: the default. */
+  regexBudgetMs?: number;
   taskTimeoutMs: number;
   /**
    * The limit of a background job's tasks (RunOptions.background); default taskTimeoutMs. Longer: a job is how a
@@ -287,7 +289,7 @@ export class EnginePool {
   }
 
   private spawn(): Slot {
-    const workerData: WorkerSettings = { nice: this.options.nice ?? 0, warmUp: this.options.warmUp ?? 0, ...(this.options.extraTasks ? { extraTasks: this.options.extraTasks } : {}) };
+    const workerData: WorkerSettings = { nice: this.options.nice ?? 0, warmUp: this.options.warmUp ?? 0, ...(this.options.regexBudgetMs ? { regexBudgetMs: this.options.regexBudgetMs } : {}), ...(this.options.extraTasks ? { extraTasks: this.options.extraTasks } : {}) };
     const worker = new Worker(WORKER_URL, { workerData });
     const slot: Slot = { worker, ready: false, tasks: 0, failures: 0, job: null, timer: null, retiring: false };
     worker.on('message', (reply: Reply) => this.onReply(slot, reply));

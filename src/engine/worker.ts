@@ -23,6 +23,8 @@ export interface WorkerSettings {
   nice: number;
   /** Rounds of engine/core/warmup.ts run before the worker says it is ready (0: none). */
   warmUp: number;
+  /** PDFSERVICE_REGEX_BUDGET_MS (engine/text/regex-budget.ts); absent: its default. */
+  regexBudgetMs?: number;
   /** Tests only (EnginePoolOptions.extraTasks). */
   extraTasks?: string;
 }

@@ -1,5 +1,4 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_CATALOG, ServiceError, type ErrorCode } from '../errors.js';
 import { sendProblem } from './errors.js';
@@ -30,6 +29,10 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   request.log.error({ err }, 'router failure');
   sendProblem(request, reply, new ServiceError('INTERNAL_ERROR'));
 }
+
+// Not `import { STATUS_CODES } from 'node:http'`: Node's ES module of node:http reads every export, its lazy WebSocket
+// among them, which loads Node's bundled undici (about 0.1 s of CPU at every start; docs/testing.md).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 const SOCKET_ERRORS: Record<string, ErrorCode> = {
   HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE',

@@ -24,6 +24,7 @@ export async function startJobWorker(
   // No HTTP, so no app logger: the worker's own, in the same JSON lines, for what goes wrong outside a job's record
   // (engine failures, record sweeps).
   log.current = pino({ level: config.logLevel, base: { pid: process.pid, hostname: hostname(), role: 'worker' } });
+  await pool.ready();
   await operations.jobs?.start();
   const redisShown = (await import('../redis.js')).redactedRedisUrl(config.redisUrl!); // ioredis only where Redis is used
   writeSync(1, `pdfservice worker running jobs from ${redisShown} (pid ${process.pid})\n`);

@@ -58,8 +58,12 @@ export async function startService(
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const { shared, documentStore, tools, pool, operations, log } = parts;
   const { auth, generatedAdminPassword } = parts.auth;
-  await operations.jobs?.start();
-  const app = await buildApp({ config, auth, operations, ...(documentStore.dmsAccounts ? { dmsAccounts: documentStore.dmsAccounts } : {}) });
+  // The app is built on this thread while the engine's workers load MuPDF on theirs (start/engine.ts): a start takes the
+  // longer of the two rather than their sum. Jobs start once the engine is ready, as before.
+  const [app] = await Promise.all([
+    buildApp({ config, auth, operations, ...(documentStore.dmsAccounts ? { dmsAccounts: documentStore.dmsAccounts } : {}) }),
+    pool.ready().then(() => operations.jobs?.start()),
+  ]);
   log.current = app.log;
   warnMissingNodeFlags(app.log);
   if (shared.imported && shared.imported.users + shared.imported.tokens + shared.imported.profiles > 0) {

@@ -5,13 +5,12 @@ import { FilesystemStore } from '../storage/filesystem-store.js';
 import type { LockProvider } from '../storage/locks.js';
 import { sharedStores, type DocumentStores } from '../storage/store.js';
 import type { BlobStore } from '../storage/blobs.js';
-import { DavClient } from '../storage/webdav/client.js';
-import { WebDavBackend } from '../storage/webdav/store.js';
-import { DmsAccounts } from '../storage/webdav/accounts.js';
+import type { DmsAccounts } from '../storage/webdav/accounts.js';
 import { Sealer } from '../secrets.js';
 import type { RedisConnection } from '../redis.js';
-// The Redis and S3 modules (ioredis, BullMQ, the AWS SDK) are imported where their settings are used: loading them costs
-// about 0.6 s of CPU, which every start without them (each test's service, among others) would pay for nothing.
+// The Redis, S3 and WebDAV modules (ioredis, BullMQ, the AWS SDK, undici) are imported where their settings are used: loading
+// them costs about 0.6 s of CPU (undici alone, the WebDAV client's, about 0.3 s), which every start without them (each
+// test's service, among others) would pay for nothing.
 import { loadSecretsKey, StartupError } from './startup.js';
 
 export interface DocumentStoreSetup {
@@ -87,6 +86,7 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
 
 /** `trashLocks`: with Redis, the trash entries' locks shared by the instances on the DMS (the documents keep the DMS's own). */
 async function openWebDav(config: Config, trashLocks: LockProvider | undefined): Promise<DocumentStoreSetup> {
+  const [{ DavClient }, { WebDavBackend }, { DmsAccounts }] = await Promise.all([import('../storage/webdav/client.js'), import('../storage/webdav/store.js'), import('../storage/webdav/accounts.js')]);
   const read = (file: string | undefined) => (file ? readFile(file) : Promise.resolve(undefined));
   const tls = { ca: await read(config.webdavCaFile), cert: await read(config.webdavCertFile), key: await read(config.webdavKeyFile), rejectUnauthorized: !config.webdavInsecureTls };
   const client = new DavClient({ url: config.webdavUrl!, timeoutMs: config.webdavTimeoutMs, tls });

@@ -6,7 +6,8 @@ import { encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, renderPage, seriali
 import { signedFieldPdf } from '../helpers/signing.js';
 import { serverForSuite } from '../helpers/server.js';
 
-const server = serverForSuite();
+// A 2 s regular-expression budget (PDFSERVICE_REGEX_BUDGET_MS, 5 s by default): the catastrophic-backtracking test waits it out.
+const server = serverForSuite({ env: { PDFSERVICE_REGEX_BUDGET_MS: '2000' } });
 
 const action = (doc: string, body: object) => call(server, 'POST', `/documents/${doc}/pages`, { body });
 const ok = (reply: Reply) => assert.equal(reply.status, 200, reply.text);

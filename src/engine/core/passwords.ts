@@ -3,13 +3,18 @@
  * 2-4 use PDFDocEncoding bytes, at most 32 of them; revisions 5-6 use UTF-8
  * after SASLprep (RFC 4013), at most 127 bytes (ISO 32000-2, 7.6.4.3.3).
  */
-import { saslprep } from '@mongodb-js/saslprep';
+import { createRequire } from 'node:module';
+
+// Loaded with the first password that needs it: the package builds its code point tables when loaded, about 50 ms of
+// CPU in each engine worker at every start (docs/testing.md), and most documents have no password.
+let saslprep: typeof import('@mongodb-js/saslprep').saslprep | undefined;
 
 /** The longest password each kind of handler uses, in bytes. */
 const MAX_PASSWORD_BYTES = { rc4: 32, aes256: 127 } as const;
 
 /** SASLprep, or undefined when the password holds characters it prohibits. */
 export function prepareUnicode(password: string): string | undefined {
+  saslprep ??= (createRequire(import.meta.url)('@mongodb-js/saslprep') as typeof import('@mongodb-js/saslprep')).saslprep;
   try {
     return saslprep(password);
   } catch {

@@ -8,7 +8,7 @@
  * 1 s at load 10 where later pairs take 45 ms and 100 ms, and the next dozen pairs still shared the cores with that
  * compilation (V8's helper threads: 310 ms of CPU in the first pair, 50 ms a pair in the next two, 17 ms in the four
  * after, 4 ms once warm; bench/results/issue38-redaction-s17-2026-11-30.md). Here it is paid before the pool counts
- * the worker ready: at the service's start (startEngine awaits it) and when a worker is replaced, so no request waits
+ * the worker ready: at the service's start (it awaits the pool's readiness before it listens) and when a worker is replaced, so no request waits
  * for it. Failures are ignored: the warm-up changes nothing a task sees.
  */
 import * as mupdf from 'mupdf';

@@ -11,11 +11,15 @@
  * nor the text extraction between texts, which on a loaded machine took more
  * than the budget before a simple pattern ran (a CI failure at load 35).
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { EngineError } from '../errors.js';
+import type { WorkerSettings } from '../worker.js';
 
-/** Time the regular expression of one request may take over all the texts it searches. */
-const REGEX_BUDGET_MS = 5_000;
+/**
+ * Time the regular expression of one request may take over all the texts it searches: PDFSERVICE_REGEX_BUDGET_MS, as
+ * the pool gives it to its workers (config/engine.ts; 5 s by default, shorter in some test files, which each wait it out).
+ */
+const REGEX_BUDGET_MS = (workerData as Partial<WorkerSettings> | null)?.regexBudgetMs ?? 5_000;
 
 interface Helper {
   worker: Worker;

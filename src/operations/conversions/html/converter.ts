@@ -8,7 +8,6 @@ import { checkToolOutput } from '../../tool-output.js';
 import { PDF_TYPE } from '../pdf.js';
 import type { ConversionOutput, ConvertDeps, Converter, StagedFile } from '../types.js';
 import { finishHtmlPdf } from './finish.js';
-import { markdownToHtml } from './markdown.js';
 import { allowedUrl, FetchBudget, fetchAllowed, MAX_URL_LENGTH, urlOfList, type WebPolicy } from './web.js';
 import { FOOTER_ASSET, HEADER_ASSET, HTML_DEFAULTS, pdfOptionsOf, type HtmlOptions } from './options.js';
 
@@ -163,6 +162,8 @@ export const markdownConverter: Converter = {
     const files = await readAssets(assets);
     const css = files.filter((file) => file.type.split(';')[0] === 'text/css').map((file) => Buffer.from(file.bytes).toString('utf8')).join('\n');
     const ownPaper = PAPER_OPTIONS.some((key) => options[key] !== undefined);
+    // Loaded with the first Markdown upload: markdown-it costs every start about 60 ms of CPU otherwise (docs/testing.md).
+    const { markdownToHtml } = await import('./markdown.js');
     const html = markdownToHtml(text, { css, title: options.title, lang: options.language, page: !ownPaper });
     const page = { name: 'index.html', bytes: new TextEncoder().encode(html) };
     return printPage(page, files.filter((file) => file.name !== page.name), { ...options, preferCssPageSize: options.preferCssPageSize ?? !ownPaper }, deps);
