@@ -18,6 +18,7 @@ export interface StoreSettings {
   webdavKeyFile: string | undefined;
   webdavInsecureTls: boolean;
   webdavTimeoutMs: number;
+  webdavLockWaitMs: number;
   /** The DMS account the retention sweep acts as (docs/versions.md, "Retention on WebDAV"); both or neither. */
   webdavSweepUsername: string | undefined;
   webdavSweepPassword: string | undefined;
@@ -95,6 +96,12 @@ export const STORES: SettingsFeature<StoreSettings, StoreSettings & Pick<RedisSe
     webdavKeyFile: { env: 'PDFSERVICE_WEBDAV_KEY_FILE', doc: 'The private key (PEM) of that client certificate', default: undefined, parse: (raw) => path.resolve(nonEmpty(raw)) },
     webdavInsecureTls: { env: 'PDFSERVICE_WEBDAV_INSECURE_TLS', doc: "Accept any certificate from the DMS: for tests only, since anyone on the path could then read the users' credentials", default: false, parse: boolean },
     webdavTimeoutMs: { env: 'PDFSERVICE_WEBDAV_TIMEOUT_MS', doc: 'A DMS request waiting this long for headers or between body chunks fails with 503 `DMS_UNAVAILABLE`', default: 30_000, parse: integer(100, 3_600_000) },
+    webdavLockWaitMs: {
+      env: 'PDFSERVICE_WEBDAV_LOCK_WAIT_MS',
+      doc: "How long a change waits for a WebDAV lock another client holds on the document (an editor, or another instance's commit) before answering 423 `DMS_LOCKED`; it goes ahead as soon as the lock is released ([docs/dms.md](docs/dms.md))",
+      default: 3000,
+      parse: integer(0, 600_000),
+    },
     webdavSweepUsername: {
       env: 'PDFSERVICE_WEBDAV_SWEEP_USERNAME',
       doc: "With `webdav`: a DMS account that sees the folders whose versions and trash the retention sweep keeps to the limits, with `PDFSERVICE_WEBDAV_SWEEP_PASSWORD` ([docs/versions.md](docs/versions.md#retention-on-webdav)); unset: with `mapped`, the sweep acts as each mapped account in turn, with `passthrough` there is no sweep (the trash's old entries go when a listing of the trash meets them)",

@@ -80,7 +80,9 @@ export async function startService(
     },
     (err, what) => app.log.error({ err }, `watched folders: ${what} failed`),
   );
-  await operations.watched.start();
+  const scan = await operations.watched.start();
+  // Once the scan's claims are in: a restart shows what it picked up (and a test need not guess when it is done).
+  if (scan.bindings > 0) void scan.claimed.then((claimed) => app.log.info({ bindings: scan.bindings, missedArrivals: claimed }, 'watched folders: start-up scan done'));
   const stopRetention = await keepRetention(config, shared, documentStore, log);
   if (generatedAdminPassword) {
     // Printed once, on the console only, so the operator can log in the first time. Written

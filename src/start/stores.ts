@@ -99,7 +99,7 @@ async function openWebDav(config: Config, trashLocks: LockProvider | undefined):
       throw err instanceof StartupError ? err : new StartupError((err as Error).message);
     }
   }
-  const backend = new WebDavBackend(client, config.dataDir, dmsAccounts, config.versions, config.trash, config.trashMaxAgeMs, trashLocks);
+  const backend = new WebDavBackend(client, config.dataDir, dmsAccounts, config.versions, config.trash, config.trashMaxAgeMs, trashLocks, config.webdavLockWaitMs);
   await backend.init();
   // The service has no DMS account of its own to sweep the DMS with: temporary uploads an interrupted write
   // left there are removed when a user's listing meets them (docs/dms.md); the local leftovers go now.

@@ -18,7 +18,8 @@ let server: TestServer;
 
 before(async () => {
   dav = await startDavServer();
-  server = await startServer({ env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url, PDFSERVICE_WEBDAV_TIMEOUT_MS: '3000' } });
+  // A short bound on the wait for an editor's lock: the lock test's three refusals each wait it out (docs/dms.md).
+  server = await startServer({ env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url, PDFSERVICE_WEBDAV_TIMEOUT_MS: '3000', PDFSERVICE_WEBDAV_LOCK_WAIT_MS: '300' } });
 });
 after(async () => {
   await server?.stop();

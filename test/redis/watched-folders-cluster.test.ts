@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, putPdf, storedBytes } from '../helpers/http.js';
+import { until } from '../helpers/jobs.js';
 import { makePdf, pdftotext } from '../helpers/pdf.js';
 import { redisServerForSuite } from '../helpers/redis-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -94,7 +95,13 @@ describe('a watched folder with two instances on one Redis', () => {
     // A restarted instance scans the folder: every document there has its run, so nothing runs again.
     await b.stop();
     b = await startServer({ dataDir, env });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The restarted instance logs its scan's end once what it found is claimed: it claimed nothing.
+    const scanned = await until('the restarted instance ends its start-up scan', async () => {
+      const line = b.output.find((l) => l.includes('"watched folders: start-up scan done"'));
+      return line === undefined ? undefined : (JSON.parse(line) as { bindings: number; missedArrivals: number });
+    });
+    assert.equal(scanned.bindings, 1);
+    assert.equal(scanned.missedArrivals, 0);
     assert.equal((await runs(b)).runCount, DOCUMENTS);
     assert.equal((await readdir(path.join(dataDir, 'documents', 'outbox'))).filter((n) => n.endsWith('.pdf')).length, DOCUMENTS);
   });

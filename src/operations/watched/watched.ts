@@ -407,18 +407,26 @@ export class WatchedFolderOperations {
    * going is followed, a retry due is scheduled), then its folder scanned for documents that arrived while no instance
    * watched: a document modified since the binding was made whose version has no run, and is no in-place run's output.
    */
-  async start(): Promise<void> {
-    if (!this.jobs) return;
-    for (const binding of await this.store.list()) {
+  /**
+   * Resolves once every folder is listed, with the number of bindings scanned and `claimed`: the count of missed
+   * arrivals this instance claimed (another instance's claim is not counted), once each is claimed and submitted.
+   */
+  async start(): Promise<{ bindings: number; claimed: Promise<number> }> {
+    if (!this.jobs) return { bindings: 0, claimed: Promise.resolve(0) };
+    const bindings = await this.store.list();
+    const claims: Promise<boolean>[] = [];
+    for (const binding of bindings) {
       try {
-        await this.recover(binding);
+        await this.recover(binding, claims);
       } catch (err) {
         this.onError(err, `start of watched folder ${binding.owner}/${binding.name}`);
       }
     }
+    const claimed = Promise.allSettled(claims).then((ends) => ends.filter((end) => end.status === 'fulfilled' && end.value).length);
+    return { bindings: bindings.length, claimed };
   }
 
-  private async recover(binding: WatchBinding): Promise<void> {
+  private async recover(binding: WatchBinding, claims: Promise<boolean>[]): Promise<void> {
     const runs = await this.store.runs(binding.owner, binding.name);
     for (const run of runs) {
       if (run.state === 'retrying') this.later(Date.parse(run.nextAttempt ?? '') - Date.now() || 0, () => this.resume(binding, run));
@@ -436,7 +444,10 @@ export class WatchedFolderOperations {
       if (entry.type !== 'document' || entry.modified < binding.created) continue;
       const path = folder.child(entry.name);
       const stat = await this.documents.find(path, ctx);
-      if (stat && !known.has(`${path.toString()}\u0000${stat.etag}`)) this.track(this.claim(binding, path.toString(), stat.etag), 'missed arrival');
+      if (!stat || known.has(`${path.toString()}\u0000${stat.etag}`)) continue;
+      const claim = this.claim(binding, path.toString(), stat.etag);
+      claims.push(claim);
+      this.track(claim, 'missed arrival');
     }
   }
 

@@ -49,7 +49,11 @@ const lockedAt = (url: string, token: string, davEtag: string | undefined): Reco
 
 /** How long a commit lock outlives an instance that died holding it: a commit is one MOVE or DELETE. */
 const COMMIT_LOCK_SECONDS = 30;
-/** How long a commit waits for another client's lock on the document before answering 423 DMS_LOCKED. */
+/**
+ * How long a commit waits by default for another client's lock on the document before answering 423 DMS_LOCKED
+ * (PDFSERVICE_WEBDAV_LOCK_WAIT_MS, WebDavBackend.lockWaitMs). The wait is a bound, not a sleep: the LOCK is tried
+ * again every 20-250 ms, so a lock released meanwhile lets the commit go on at once.
+ */
 const COMMIT_LOCK_WAIT_MS = 3000;
 /**
  * Up to this size, a write's commit (the LOCK, its checks, the versions' requests before the MOVE) starts with its
@@ -170,6 +174,8 @@ export class WebDavBackend implements DocumentStores {
      * lock an entry for us (a WebDAV LOCK is per resource; the entry's MOVEs span several).
      */
     readonly trashLocks: Pick<LockProvider, 'acquire'> = new LocalLocks(),
+    /** PDFSERVICE_WEBDAV_LOCK_WAIT_MS: how long a commit waits for another client's lock (commitLock). */
+    readonly lockWaitMs = COMMIT_LOCK_WAIT_MS,
   ) {
     this.staging = path.join(dataDir, 'staging');
     this.spool = path.join(dataDir, 'spool');
@@ -778,11 +784,11 @@ export class WebDavStore implements DocumentStore {
    * the check; the lock makes their commits of one document take turns, and
    * the second then finds the version changed (412). Another instance's
    * commit lock is waited for; a lock an editor holds (a user who opened the
-   * document from the DMS) is 423 DMS_LOCKED after COMMIT_LOCK_WAIT_MS.
+   * document from the DMS) is 423 DMS_LOCKED after backend.lockWaitMs.
    * undefined: the DMS does not do locks, and the If header alone decides.
    */
   private async commitLock(url: string, davEtag: string | undefined): Promise<string | undefined> {
-    const deadline = Date.now() + COMMIT_LOCK_WAIT_MS;
+    const deadline = Date.now() + this.backend.lockWaitMs;
     for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
       try {
         const token = await this.client.lock(url, this.user, stillAt(url, davEtag), COMMIT_LOCK_SECONDS);
