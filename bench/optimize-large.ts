@@ -207,7 +207,7 @@ function resetPeakRss(pid: number): boolean {
   }
 }
 
-async function uploadFile(server: TestServer, doc: string, file: string): Promise<void> {
+export async function uploadFile(server: TestServer, doc: string, file: string): Promise<void> {
   const reply = await fetch(`${server.api}/documents/${doc}`, {
     method: 'PUT',
     headers: { authorization: server.adminAuth, 'content-type': 'application/pdf', 'content-length': String(statSync(file).size) },

@@ -47,6 +47,7 @@ import { runToolboxBench } from './toolbox.js';
 import { runUaBench } from './ua.js';
 import { runVersionsBench, STORES, type VersionsStore } from './versions.js';
 import { runWatchedBench } from './watched.js';
+import { runConsoleBench } from './console.js';
 
 /**
  * `alone`: under --compare, the module runs whole on one build at a time (ours, REF, REF, ours) instead of in lockstep
@@ -73,6 +74,8 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'oneshot', title: 'One-shot conversion', run: runOneShotBench },
   // Issue 44's watched folder against a client loop running the same pipeline: by name only (bench/README.md).
   { name: 'watched', title: 'Watched folders (issue 44)', run: runWatchedBench },
+  // Issue 45's console in Chromium (folder list, page 500, JavaScript shipped, page 1 of 200 MB against pdf.js): by name only.
+  { name: 'console', title: 'Web console in Chromium (issue 45)', run: runConsoleBench, alone: true },
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
   { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench, alone: true },
   { name: 'versions', title: 'Document versions (issue 39)', run: (q) => runVersionsBench(q, versionStores, chosenRows) },
@@ -205,7 +208,7 @@ const rows: Row[] = [];
 const times: BenchTime[] = [];
 try {
   // The toolbox rows need pdfcpu (built with go): by name only, as issue 38's.
-  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : !['issue38', 'toolbox', 'html', 'export', 'ua', 'watched'].includes(b.name)));
+  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : !['issue38', 'toolbox', 'html', 'export', 'ua', 'watched', 'console'].includes(b.name)));
   for (const bench of chosen) {
     // Quick: the cluster's Redis and Swift start in the background from the one-shot benchmark on (or the first chosen
     // after it), whose LibreOffice conversions, and dms's, leave a core idle (bench/cluster.ts startClusterStoresEarly).
