@@ -47,6 +47,9 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
   const [locked, setLocked] = useState(false);
   // After an edit in the viewer, the id of the version it wrote: the image of that version, so the edit shows at once.
   const [shownVersion, setShownVersion] = useState<string | undefined>(undefined);
+  // The page whose image was last shown: the thumbnails are of its neighbours and are asked for only then, so that
+  // they do not take the engine's workers from the page's own image (on a large scan each costs a whole decode).
+  const [shownPage, setShownPage] = useState<number | null>(null);
 
   useEffect(() => {
     void api.GET('/pdfservice/v1/documents/{filePath}.pdf', {
@@ -59,6 +62,7 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
       else setError(problemText(problem, response.status));
     }, (err: unknown) => setError(problemText(err)));
   }, [doc, versionId]);
+  useEffect(() => setShownPage(null), [doc, versionId]);
   useEffect(() => {
     setGoTo(String(page));
     setLoading(true);
@@ -70,8 +74,9 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
     location.hash = viewHref(doc, target, versionId);
   };
   const folder = parentOf(doc);
-  const first = Math.max(1, page - THUMB_SPAN);
-  const last = Math.min(count, page + THUMB_SPAN);
+  const center = shownPage ?? page;
+  const first = Math.max(1, center - THUMB_SPAN);
+  const last = Math.min(count, center + THUMB_SPAN);
   const thumbs = [];
   for (let n = first; n <= last; n++) thumbs.push(n);
 
@@ -81,8 +86,8 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
       data-testid="page-image"
       src={pageImageUrl(doc, page - 1, Math.round(BASE_DPI * zoom), versionId ?? shownVersion)}
       alt={`Page ${page} of ${count}`}
-      onLoad={() => setLoading(false)}
-      onError={() => { setLoading(false); setError(`Page ${page} could not be rendered`); }}
+      onLoad={() => { setLoading(false); setShownPage(page); }}
+      onError={() => { setLoading(false); setShownPage(page); setError(`Page ${page} could not be rendered`); }}
     />
   );
   const withText = (
@@ -109,7 +114,7 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
               {thumbs.map((n) => (
                 <li key={n}>
                   <a href={viewHref(doc, n, versionId)} aria-current={n === page ? 'page' : undefined} aria-label={`Page ${n}`}>
-                    <DocImg doc={doc} src={pageImageUrl(doc, n - 1, THUMB_DPI, versionId)} alt="" />
+                    {shownPage !== null ? <DocImg doc={doc} src={pageImageUrl(doc, n - 1, THUMB_DPI, versionId)} alt="" /> : <span class="img-wait" aria-hidden="true" />}
                     <span aria-hidden="true">{n}</span>
                   </a>
                 </li>
@@ -133,7 +138,7 @@ export function Viewer({ doc, page, versionId }: { doc: string; page: number; ve
             </div>
             <DocumentSearch doc={doc} page={page} versionId={versionId} state={search} onState={setSearch} />
             {count > 0 && page <= count ? (
-              <figure class="page" aria-busy={loading ? 'true' : 'false'}>
+              <figure class="page" tabIndex={0} aria-label={`Page ${page}`} aria-busy={loading ? 'true' : 'false'}>
                 {versionId ? withText : (
                   <PageEditor key={page} doc={doc} pageIndex={page - 1} dpi={Math.round(BASE_DPI * zoom)} onVersion={setShownVersion}>{withText}</PageEditor>
                 )}
