@@ -68,7 +68,7 @@ function itemsOf(list: mupdf.PDFObject): mupdf.PDFObject[] {
 }
 
 /** The fully qualified name of a field node: the partial names up its /Parent chain (loop-safe, bounded). */
-function qualifiedName(node: mupdf.PDFObject): string {
+export function qualifiedName(node: mupdf.PDFObject): string {
   const parts: string[] = [];
   const chain = new Set<number>();
   for (let n = node, steps = 0; steps < MAX_DEPTH; steps++) {

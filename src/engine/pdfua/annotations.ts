@@ -1,6 +1,7 @@
 import type * as mupdf from 'mupdf';
 import { walkNameTree, nameTreeRoot } from '../core/name-tree.js';
-import { deref, loadedObjects, name, text } from '../core/mupdf-objects.js';
+import { deref, inheritable, loadedObjects, name, text } from '../core/mupdf-objects.js';
+import { qualifiedName } from '../forms/field-tree.js';
 import type { Rectangle } from '../syntax/geometry.js';
 
 /**
@@ -28,29 +29,6 @@ export function fieldOf(widget: mupdf.PDFObject): mupdf.PDFObject {
     field = parent;
   }
   return field;
-}
-
-/** An inheritable field key (ISO 32000-1 12.7.3.1: FT and Ff are inherited from the parents). */
-function inherited(field: mupdf.PDFObject, key: string): mupdf.PDFObject | undefined {
-  let at = field;
-  for (let depth = 0; depth < MAX_DEPTH && at.isDictionary(); depth++) {
-    const value = deref(at.get(key));
-    if (!value.isNull()) return value;
-    at = deref(at.get('Parent'));
-  }
-  return undefined;
-}
-
-/** The fully qualified name of a field (its /T and its parents', joined by dots), as forms name fields. */
-function qualifiedName(field: mupdf.PDFObject): string | undefined {
-  const parts: string[] = [];
-  let at = field;
-  for (let depth = 0; depth < MAX_DEPTH && at.isDictionary(); depth++) {
-    const t = text(at.get('T'));
-    if (t) parts.unshift(t);
-    at = deref(at.get('Parent'));
-  }
-  return parts.length ? parts.join('.') : undefined;
 }
 
 /** Points between a label and its field at most (a label further off is taken for other text). */
@@ -95,11 +73,12 @@ const RADIO = 1 << 15;
 export function describeField(doc: mupdf.PDFDocument, widget: mupdf.PDFObject, rect: Rectangle | undefined, lines: readonly PageLine[]): string | undefined {
   const field = fieldOf(widget);
   if (text(field.get('TU'))?.trim()) return undefined;
-  const type = name(inherited(field, 'FT') ?? doc.newNull());
-  const flags = inherited(field, 'Ff');
-  const labelRight = type === 'Btn' && !((flags?.isNumber() ? flags.asNumber() : 0) & (PUSHBUTTON | RADIO));
+  // FT and Ff are inherited from the parents (ISO 32000-1 12.7.3.1).
+  const type = name(inheritable(field, 'FT'));
+  const flags = inheritable(field, 'Ff');
+  const labelRight = type === 'Btn' && !((flags.isNumber() ? flags.asNumber() : 0) & (PUSHBUTTON | RADIO));
   const caption = text(deref(widget.get('MK')).isDictionary() ? deref(widget.get('MK')).get('CA') : doc.newNull())?.trim();
-  const tooltip = (rect && labelFor(rect, lines, labelRight)) || caption || qualifiedName(field);
+  const tooltip = (rect && labelFor(rect, lines, labelRight)) || caption || qualifiedName(field) || undefined;
   if (!tooltip) return undefined;
   field.put('TU', doc.newString(tooltip));
   return tooltip;
