@@ -426,8 +426,6 @@ export class WatchedFolderOperations {
    * At start: every binding's runs reconciled (a job that ended while nobody followed it is recorded, one still
    * going is followed, a retry due is scheduled), then its folder scanned for documents that arrived while no instance
    * watched: a document modified since the binding was made whose version has no run, and is no in-place run's output.
-   */
-  /**
    * Resolves once every folder is listed, with the number of bindings scanned and `claimed`: the count of missed
    * arrivals this instance claimed (another instance's claim is not counted), once each is claimed and submitted.
    */
